@@ -1,0 +1,182 @@
+/*
+ * gcm_single.c — the single-message GCM driver and the portable (`generic`) op table.
+ *
+ * The driver is the same for every arch: J0, E_K(J0), AAD (full blocks, then the last block
+ * zero-padded), CTR + GHASH over the full blocks, the partial final block, the length block,
+ * and T = E_K(J0) ^ S. Each arch supplies four kernels (struct mbgcmi_gcm_ops); the tail and
+ * padding handling lives here once, on 16-byte stack buffers that are wiped afterwards.
+ */
+#include "mbgcm_internal.h"
+
+/* ---- generic (portable C) kernels ------------------------------------------------------- */
+
+static void gen_encrypt_blocks(const struct mbgcmi_key *k, const uint8_t in[64],
+                               uint8_t out[64])
+{
+    const uint8_t(*const rk[4])[16] = {k->rk, k->rk, k->rk, k->rk};
+    const unsigned rounds[4] = {k->rounds, k->rounds, k->rounds, k->rounds};
+    mbgcmi_aes_ct_encrypt4(rk, rounds, in, out);
+}
+
+static void gen_block(const struct mbgcmi_key *k, const uint8_t in[16], uint8_t out[16])
+{
+    uint8_t b[64] = {0}, o[64];
+    memcpy(b, in, 16);
+    gen_encrypt_blocks(k, b, o);
+    memcpy(out, o, 16);
+    mbgcmi_wipe(b, sizeof b);
+    mbgcmi_wipe(o, sizeof o);
+}
+
+static void gen_ctr(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                    const uint8_t *in, uint8_t *out, size_t nblocks, int decrypt)
+{
+    uint8_t cb[64], ks[64];
+    while (nblocks > 0) {
+        const size_t n = nblocks < 4 ? nblocks : 4;
+        for (size_t i = 0; i < 4; i++) {
+            memcpy(cb + 16 * i, ctr, 16);
+            if (i < n) {
+                mbgcmi_inc32(ctr);
+            }
+        }
+        gen_encrypt_blocks(k, cb, ks);
+        if (decrypt) { /* hash the ciphertext before an in-place write replaces it */
+            mbgcmi_ghash_ct(k, s, in, n);
+        }
+        for (size_t i = 0; i < 16 * n; i++) {
+            out[i] = in[i] ^ ks[i];
+        }
+        if (!decrypt) {
+            mbgcmi_ghash_ct(k, s, out, n);
+        }
+        in += 16 * n;
+        out += 16 * n;
+        nblocks -= n;
+    }
+    mbgcmi_wipe(ks, sizeof ks);
+    mbgcmi_wipe(cb, sizeof cb);
+}
+
+static void gen_ctr_enc(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                        const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    gen_ctr(k, ctr, s, in, out, nblocks, 0);
+}
+
+static void gen_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                        const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+    gen_ctr(k, ctr, s, in, out, nblocks, 1);
+}
+
+static const struct mbgcmi_gcm_ops generic_ops = {
+    .block = gen_block,
+    .ghash = mbgcmi_ghash_ct,
+    .ctr_enc = gen_ctr_enc,
+    .ctr_dec = gen_ctr_dec,
+};
+
+#if defined(MBGCM_HAVE_NASM)
+static const struct mbgcmi_gcm_ops aesni_ops = {
+    .block = mbgcmi_aesni_block,
+    .ghash = mbgcmi_aesni_ghash,
+    .ctr_enc = mbgcmi_aesni_ctr_enc,
+    .ctr_dec = mbgcmi_aesni_ctr_dec,
+};
+#endif
+
+const struct mbgcmi_gcm_ops *mbgcmi_gcm_ops_for(int arch)
+{
+#if defined(MBGCM_HAVE_NASM)
+    /* avx2 and avx512 run the AES-NI/PCLMULQDQ single-stream kernels for one-shot calls
+       until their own kernels land (docs/design.md, "Paths per arch"). */
+    if (arch == MBGCMI_ARCH_AESNI || arch == MBGCMI_ARCH_AVX2 || arch == MBGCMI_ARCH_AVX512) {
+        return &aesni_ops;
+    }
+#endif
+    (void)arch;
+    return &generic_ops;
+}
+
+/* ---- driver ----------------------------------------------------------------------------- */
+
+/* GHASH |len| bytes: full blocks through the kernel, the rest zero-padded. */
+static void ghash_padded(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,
+                         uint64_t s[2], const uint8_t *p, size_t len)
+{
+    const size_t full = len / 16, rem = len % 16;
+    if (full) {
+        ops->ghash(k, s, p, full);
+    }
+    if (rem) {
+        uint8_t b[16] = {0};
+        memcpy(b, p + 16 * full, rem);
+        ops->ghash(k, s, b, 1);
+        mbgcmi_wipe(b, sizeof b);
+    }
+}
+
+void mbgcmi_gcm_j0(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,
+                   const uint8_t *iv, size_t iv_len, uint8_t j0[16])
+{
+    if (iv_len == 12) {
+        memcpy(j0, iv, 12);
+        j0[12] = 0, j0[13] = 0, j0[14] = 0, j0[15] = 1;
+        return;
+    }
+    uint64_t s[2] = {0, 0};
+    uint8_t lb[16] = {0};
+    ghash_padded(ops, k, s, iv, iv_len);
+    mbgcmi_store_be64(lb + 8, (uint64_t)iv_len << 3); /* iv_len < 2^61: no overflow */
+    ops->ghash(k, s, lb, 1);
+    mbgcmi_v_to_block(s, j0);
+    mbgcmi_wipe(s, sizeof s);
+}
+
+void mbgcmi_gcm_crypt_j0(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,
+                         const uint8_t j0[16], const uint8_t *aad, size_t aad_len,
+                         const uint8_t *in, size_t len, uint8_t *out, int decrypt,
+                         uint8_t tag[16])
+{
+    uint64_t s[2] = {0, 0};
+    uint8_t ek0[16], ctr[16], b[16];
+
+    ops->block(k, j0, ek0);
+    ghash_padded(ops, k, s, aad, aad_len);
+
+    memcpy(ctr, j0, 16);
+    mbgcmi_inc32(ctr);
+    const size_t full = len / 16, rem = len % 16;
+    if (full) {
+        (decrypt ? ops->ctr_dec : ops->ctr_enc)(k, ctr, s, in, out, full);
+    }
+    if (rem) {
+        uint8_t ks[16];
+        memset(b, 0, sizeof b);
+        memcpy(b, in + 16 * full, rem); /* copy first: in and out may be the same buffer */
+        ops->block(k, ctr, ks);
+        if (decrypt) {
+            ops->ghash(k, s, b, 1); /* padded ciphertext */
+        }
+        for (size_t i = 0; i < rem; i++) {
+            b[i] ^= ks[i];
+        }
+        if (!decrypt) {
+            ops->ghash(k, s, b, 1); /* padded ciphertext: bytes past rem are still zero */
+        }
+        memcpy(out + 16 * full, b, rem);
+        mbgcmi_wipe(ks, sizeof ks);
+    }
+
+    mbgcmi_len_block(aad_len, len, b);
+    ops->ghash(k, s, b, 1);
+    mbgcmi_v_to_block(s, tag);
+    for (int i = 0; i < 16; i++) {
+        tag[i] ^= ek0[i];
+    }
+    mbgcmi_wipe(s, sizeof s);
+    mbgcmi_wipe(ek0, sizeof ek0);
+    mbgcmi_wipe(ctr, sizeof ctr);
+    mbgcmi_wipe(b, sizeof b);
+}

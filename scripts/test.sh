@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# scripts/test.sh — the project's test command (README, .ci/run).
+#   setup (Debian packages) -> for each build: configure, build, ctest
+# Builds: release (NASM kernels, -O2), asan (ASan+UBSan, randomized counts scaled down),
+#         portable (MBGCM_USE_NASM=OFF: the generic C path only, as on non-x86 targets).
+# Options: --only NAME[,NAME]  run only these builds; -j N parallel jobs (default: nproc).
+# Every stage prints its wall time; the script fails on the first failing stage.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+JOBS=$(nproc)
+ONLY=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only) ONLY="$2"; shift 2 ;;
+    -j) JOBS="$2"; shift 2 ;;
+    *) echo "usage: $0 [--only release,asan,portable] [-j N]" >&2; exit 2 ;;
+  esac
+done
+
+declare -a SUMMARY=()
+stage() { # stage NAME CMD...
+  local name="$1"; shift
+  local t0=$SECONDS
+  echo "=== [$name] $*"
+  if "$@"; then
+    SUMMARY+=("$(printf '%-28s %5ds  ok' "$name" $((SECONDS - t0)))")
+  else
+    local rc=$?
+    SUMMARY+=("$(printf '%-28s %5ds  FAILED (%d)' "$name" $((SECONDS - t0)) "$rc")")
+    printf '%s\n' "${SUMMARY[@]}"
+    exit "$rc"
+  fi
+}
+want() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
+
+T0=$SECONDS
+stage setup scripts/setup.sh
+
+run_build() { # NAME cmake-args...
+  local name="$1"; shift
+  local dir="$ROOT/build-test-$name"
+  stage "$name: configure" cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@"
+  stage "$name: build" cmake --build "$dir" -j "$JOBS"
+  stage "$name: ctest" ctest --test-dir "$dir" --output-on-failure -j "$JOBS" --timeout 1500
+}
+
+want release && run_build release
+want asan && run_build asan -DMBGCM_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=RelWithDebInfo
+want portable && run_build portable -DMBGCM_USE_NASM=OFF
+
+echo "=== summary"
+printf '%s\n' "${SUMMARY[@]}"
+echo "total $((SECONDS - T0))s"
