@@ -155,6 +155,140 @@ MBGCM_API int mbgcm_decrypt(const mbgcm_key *key, const void *iv, size_t iv_len,
                             const void *aad, size_t aad_len, const void *in, size_t len,
                             void *out, const void *tag, size_t tag_len);
 
+/* ---------------------------------------------------------------------------------------------
+ * Job manager
+ *
+ * Usage model (ipsec-mb style). A manager belongs to one thread; it has no internal threads
+ * and never blocks. The application takes a job slot from the ring, fills every field,
+ * submits it, and gets jobs back strictly in submission order:
+ *
+ *     mbgcm_job *job = mbgcm_get_next_job(m);      // a ring slot, owned by the manager
+ *     job->key = &key; job->dir = MBGCM_ENCRYPT; job->iv = ...; ...   // set every field
+ *     job = mbgcm_submit_job(m);                   // may return an older, finished job
+ *     while (job) { use(job); job = mbgcm_get_completed_job(m); }
+ *     ...
+ *     while ((job = mbgcm_flush_job(m)) != NULL) use(job);   // drain at the end of a batch
+ *
+ * The manager packs up to four jobs into the four 128-bit lanes of each vector instruction
+ * and runs the lanes when they are full, when the ring is full, when a job has waited longer
+ * than flush_timeout_ns (checked by submit and poll), or when flush is called. A job that
+ * finished early waits until every earlier job is returned. A job with bad arguments is
+ * completed at once with its error status (it keeps its place in the order and disturbs
+ * nothing else); the manager keeps working. Between submit and return the job, its key and
+ * its buffers must stay valid and untouched; a returned job stays valid and unchanged until
+ * the next mbgcm_get_next_job. A decrypt job that fails authentication has |dst| zeroed and
+ * status MBGCM_ERR_AUTH.
+ *
+ * Burst: mbgcm_submit_burst takes an array of caller-owned jobs and returns with all of them
+ * complete. Burst jobs never enter the ring; ring jobs may make progress meanwhile.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct mbgcm_mgr mbgcm_mgr;
+
+/* Manager configuration. Zero-initialise and set what you need; NULL means all defaults. */
+typedef struct mbgcm_config {
+    const char *arch;          /* NULL or "auto": fastest supported (the environment variable
+                                  MBGCM_ARCH, if set, replaces "auto"); or "avx512", "avx2",
+                                  "aesni", "generic": that arch or MBGCM_ERR_UNSUPPORTED */
+    unsigned    lanes;         /* lanes per manager: 4, 8, 12 or 16; 0 = best for the arch */
+    unsigned    queue_size;    /* ring slots, a power of two in 1..65536; 0 = default (256) */
+    uint64_t    flush_timeout_ns; /* longest time a job waits for lanes to fill before submit
+                                  or poll runs them anyway; 0 = only when lanes or the ring
+                                  are full or flush is called */
+} mbgcm_config;
+
+/*
+ * mbgcm_mgr_create allocates a manager with configuration |cfg| (NULL: defaults) into *out.
+ * Returns MBGCM_OK; MBGCM_ERR_INVALID (NULL out, lanes not 0/4/8/12/16, queue_size not a
+ * power of two in range); MBGCM_ERR_UNSUPPORTED (arch unknown or not supported by this CPU);
+ * MBGCM_ERR_NOMEM. On error *out is set to NULL (when |out| is not NULL).
+ */
+MBGCM_API int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg);
+/* mbgcm_mgr_new is mbgcm_mgr_create returning the manager, or NULL on any error. */
+MBGCM_API mbgcm_mgr *mbgcm_mgr_new(const mbgcm_config *cfg);
+/* mbgcm_mgr_free releases |m| (NULL is ignored). Jobs still pending are abandoned: flush first
+   if you need them. All lane state (round keys, hash powers, GHASH state) is wiped. */
+MBGCM_API void mbgcm_mgr_free(mbgcm_mgr *m);
+/* mbgcm_mgr_arch returns the arch the manager runs: "generic", "aesni", "avx2" or "avx512". */
+MBGCM_API const char *mbgcm_mgr_arch(const mbgcm_mgr *m);
+/* mbgcm_mgr_last_error returns the status of the last manager-level failure (a bad call such
+   as a NULL burst array), or MBGCM_OK. Per-job errors go to each job's status instead. */
+MBGCM_API int mbgcm_mgr_last_error(const mbgcm_mgr *m);
+
+/* Job directions. */
+enum { MBGCM_ENCRYPT = 1, MBGCM_DECRYPT = 2 };
+
+/*
+ * struct mbgcm_job — one AES-GCM operation. All lengths in bytes.
+ */
+typedef struct mbgcm_job {
+    const mbgcm_key *key;      /* initialised key; read only, may be shared by many jobs */
+    int              dir;      /* MBGCM_ENCRYPT or MBGCM_DECRYPT */
+    const uint8_t   *iv;       /* nonce, iv_len bytes */
+    size_t           iv_len;   /* 1 .. 2^61-1; 12 is the fast path */
+    const uint8_t   *aad;      /* additional authenticated data; NULL allowed when aad_len 0 */
+    size_t           aad_len;  /* 0 .. 2^61-1 */
+    const uint8_t   *src;      /* input: plaintext (encrypt) or ciphertext (decrypt) */
+    uint8_t         *dst;      /* output, len bytes; dst == src (in place) or disjoint */
+    size_t           len;      /* 0 .. 2^36-32 */
+    uint8_t         *tag;      /* encrypt: tag written here; decrypt: expected tag, read at
+                                  submit (so it may be anywhere, even inside dst) */
+    size_t           tag_len;  /* 4, 8, 12..16 */
+    void            *user_data;/* the caller's; never touched by the library */
+    int              status;   /* set by the library: MBGCM_PENDING while in flight, then
+                                  MBGCM_OK, MBGCM_ERR_AUTH (dst zeroed) or an argument error */
+    void            *reserved_[4]; /* extensions (scatter-gather); must be zero */
+} mbgcm_job;
+
+/* mbgcm_get_next_job returns the ring slot to fill next. Never NULL for a valid manager; the
+   same slot until it is submitted. The slot keeps the fields of the job that used it before:
+   set them all. */
+MBGCM_API mbgcm_job *mbgcm_get_next_job(mbgcm_mgr *m);
+/* mbgcm_submit_job submits the slot from mbgcm_get_next_job. It may run the lanes (lanes
+   full, ring full, a timed-out job). Returns the oldest job if it is complete (the caller now
+   has it), else NULL. A full ring is never an error: submit then completes the oldest job and
+   returns it. */
+MBGCM_API mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m);
+/* mbgcm_get_completed_job never runs kernels: returns the oldest job if complete, else NULL. */
+MBGCM_API mbgcm_job *mbgcm_get_completed_job(mbgcm_mgr *m);
+/* mbgcm_flush_job returns NULL only when no job is queued; otherwise it runs the lanes until
+   the oldest job is complete and returns it. Call it until NULL to drain the manager. */
+MBGCM_API mbgcm_job *mbgcm_flush_job(mbgcm_mgr *m);
+/* mbgcm_mgr_poll is the idle-loop call: it completes every job older than flush_timeout_ns
+   (nothing when the timeout is 0), then behaves like mbgcm_get_completed_job. */
+MBGCM_API mbgcm_job *mbgcm_mgr_poll(mbgcm_mgr *m);
+/* mbgcm_queue_size returns the number of ring jobs submitted and not yet returned. */
+MBGCM_API unsigned mbgcm_queue_size(const mbgcm_mgr *m);
+
+/*
+ * mbgcm_submit_burst processes |n| caller-owned jobs and returns when all are complete, each
+ * with its status set. Returns how many finished with MBGCM_OK. Burst jobs never enter the
+ * ring, never come back from get_completed/flush and do not change mbgcm_queue_size; ring
+ * jobs may progress meanwhile and still come back in order. |jobs| NULL with n > 0 returns 0
+ * and sets mbgcm_mgr_last_error to MBGCM_ERR_INVALID.
+ */
+MBGCM_API unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n);
+
+/* Counters for tuning; they only grow (monotonic since creation). */
+typedef struct mbgcm_stats {
+    uint64_t jobs;             /* jobs submitted, ring and burst, valid or not */
+    uint64_t jobs_invalid;     /* of which completed at once with an argument error */
+    uint64_t auth_failures;    /* decrypt jobs that failed authentication */
+    uint64_t bytes;            /* message bytes of valid jobs (AAD not counted) */
+    uint64_t single_stream;    /* valid jobs that bypassed the lanes (long messages) */
+    uint64_t kernel_calls[4];  /* lane kernel calls with 1, 2, 3, 4 busy lanes of 4 */
+    uint64_t runs_lanes_full;  /* lane runs started because every lane was busy */
+    uint64_t runs_timeout;     /* ... because a job waited longer than flush_timeout_ns */
+    uint64_t runs_flush;       /* ... because mbgcm_flush_job needed the oldest job */
+    uint64_t runs_ring_full;   /* ... because the ring was full */
+    uint64_t runs_burst;       /* ... to complete a burst */
+    uint64_t reserved[5];
+} mbgcm_stats;
+
+/* mbgcm_mgr_stats copies the counters of |m| into *out. Returns MBGCM_OK, or
+   MBGCM_ERR_INVALID for NULL arguments. */
+MBGCM_API int mbgcm_mgr_stats(const mbgcm_mgr *m, mbgcm_stats *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -209,14 +209,14 @@ static void shift_mix(uint8_t s[16], int last)
     mbgcmi_wipe(t, sizeof t);
 }
 
-void mbgcmi_aes_ct_encrypt4(const uint8_t (*const rk[4])[16], const unsigned rounds[4],
-                            const uint8_t in[64], uint8_t out[64])
+void mbgcmi_aes_ct_encrypt4(const uint8_t *const rk[4], size_t stride,
+                            const unsigned rounds[4], const uint8_t in[64], uint8_t out[64])
 {
     uint8_t st[64];
     unsigned maxr = 0;
     for (int b = 0; b < 4; b++) {
         for (int i = 0; i < 16; i++) {
-            st[16 * b + i] = in[16 * b + i] ^ rk[b][0][i];
+            st[16 * b + i] = in[16 * b + i] ^ rk[b][i];
         }
         maxr = rounds[b] > maxr ? rounds[b] : maxr;
     }
@@ -228,8 +228,9 @@ void mbgcmi_aes_ct_encrypt4(const uint8_t (*const rk[4])[16], const unsigned rou
                 continue;
             }
             shift_mix(st + 16 * b, r == rounds[b]);
+            const uint8_t *k = rk[b] + r * stride;
             for (int i = 0; i < 16; i++) {
-                st[16 * b + i] ^= rk[b][r][i];
+                st[16 * b + i] ^= k[i];
             }
             if (r == rounds[b]) {
                 memcpy(out + 16 * b, st + 16 * b, 16);

@@ -13,9 +13,9 @@
 static void gen_encrypt_blocks(const struct mbgcmi_key *k, const uint8_t in[64],
                                uint8_t out[64])
 {
-    const uint8_t(*const rk[4])[16] = {k->rk, k->rk, k->rk, k->rk};
+    const uint8_t *const rk[4] = {k->rk[0], k->rk[0], k->rk[0], k->rk[0]};
     const unsigned rounds[4] = {k->rounds, k->rounds, k->rounds, k->rounds};
-    mbgcmi_aes_ct_encrypt4(rk, rounds, in, out);
+    mbgcmi_aes_ct_encrypt4(rk, 16, rounds, in, out);
 }
 
 static void gen_block(const struct mbgcmi_key *k, const uint8_t in[16], uint8_t out[16])
@@ -70,7 +70,7 @@ static void gen_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[
     gen_ctr(k, ctr, s, in, out, nblocks, 1);
 }
 
-static const struct mbgcmi_gcm_ops generic_ops = {
+const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_generic = {
     .block = gen_block,
     .ghash = mbgcmi_ghash_ct,
     .ctr_enc = gen_ctr_enc,
@@ -78,7 +78,7 @@ static const struct mbgcmi_gcm_ops generic_ops = {
 };
 
 #if defined(MBGCM_HAVE_NASM)
-static const struct mbgcmi_gcm_ops aesni_ops = {
+const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_aesni = {
     .block = mbgcmi_aesni_block,
     .ghash = mbgcmi_aesni_ghash,
     .ctr_enc = mbgcmi_aesni_ctr_enc,
@@ -92,11 +92,11 @@ const struct mbgcmi_gcm_ops *mbgcmi_gcm_ops_for(int arch)
     /* avx2 and avx512 run the AES-NI/PCLMULQDQ single-stream kernels for one-shot calls
        until their own kernels land (docs/design.md, "Paths per arch"). */
     if (arch == MBGCMI_ARCH_AESNI || arch == MBGCMI_ARCH_AVX2 || arch == MBGCMI_ARCH_AVX512) {
-        return &aesni_ops;
+        return &mbgcmi_gcm_ops_aesni;
     }
 #endif
     (void)arch;
-    return &generic_ops;
+    return &mbgcmi_gcm_ops_generic;
 }
 
 /* ---- driver ----------------------------------------------------------------------------- */
@@ -179,4 +179,30 @@ void mbgcmi_gcm_crypt_j0(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_k
     mbgcmi_wipe(ek0, sizeof ek0);
     mbgcmi_wipe(ctr, sizeof ctr);
     mbgcmi_wipe(b, sizeof b);
+}
+
+int mbgcmi_gcm_oneshot(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,
+                       const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
+                       const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                       size_t tag_len, int decrypt)
+{
+    uint8_t j0[16], t[16], expect[16];
+    if (decrypt) {
+        memcpy(expect, tag, tag_len); /* before |out| is written: the tag may live inside it */
+    }
+    mbgcmi_gcm_j0(ops, k, iv, iv_len, j0);
+    mbgcmi_gcm_crypt_j0(ops, k, j0, aad, aad_len, in, len, out, decrypt, t);
+    int st = MBGCM_OK;
+    if (decrypt) {
+        if (!mbgcmi_ct_equal(t, expect, tag_len)) {
+            mbgcmi_wipe(out, len); /* never release unauthenticated plaintext */
+            st = MBGCM_ERR_AUTH;
+        }
+        mbgcmi_wipe(expect, sizeof expect);
+    } else {
+        memcpy(tag, t, tag_len);
+    }
+    mbgcmi_wipe(t, sizeof t);
+    mbgcmi_wipe(j0, sizeof j0);
+    return st;
 }

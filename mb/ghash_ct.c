@@ -141,32 +141,40 @@ void mbgcmi_hpowers_ct(struct mbgcmi_key *k)
 }
 
 /* GHASH, aggregated by up to 8 blocks: one reduction per group, Karatsuba middle terms from
-   the key's precomputed halves (the same arithmetic the vector kernels do). */
-void mbgcmi_ghash_ct(const struct mbgcmi_key *k, uint64_t s[2], const uint8_t *in,
-                     size_t nblocks)
+   the precomputed halves (the same arithmetic the vector kernels do). */
+void mbgcmi_ghash_ct_tab(uint64_t s[2], const uint8_t *in, size_t nblocks, const uint8_t *h1,
+                         const uint8_t *k1, ptrdiff_t stride)
 {
     u128 acc = ld(s);
     while (nblocks > 0) {
         const size_t n = nblocks < 8 ? nblocks : 8;
         u128 lo = 0, mi = 0, hi = 0;
         for (size_t i = 0; i < n; i++) {
-            uint64_t xv[2];
+            uint64_t xv[2], h[2], kk;
             mbgcmi_block_to_v(in + 16 * i, xv);
             u128 x = ld(xv);
             if (i == 0) {
                 x ^= acc;
             }
-            const int idx = MBGCMI_HIDX((int)(n - i)); /* block i gets H^(n-i) */
-            const uint64_t *h = k->hpow[idx];
+            const ptrdiff_t off = (ptrdiff_t)(n - i - 1) * stride; /* block i gets H^(n-i) */
+            memcpy(h, h1 + off, 16);
+            memcpy(&kk, k1 + off, 8);
             const uint64_t xl = (uint64_t)x, xh = (uint64_t)(x >> 64);
             const u128 l = clmul64(xl, h[0]), hh = clmul64(xh, h[1]);
             lo ^= l;
             hi ^= hh;
-            mi ^= clmul64(xl ^ xh, k->hkar[idx][0]) ^ l ^ hh;
+            mi ^= clmul64(xl ^ xh, kk) ^ l ^ hh;
         }
         acc = mont_reduce(lo, mi, hi);
         in += 16 * n;
         nblocks -= n;
     }
     st(s, acc);
+}
+
+void mbgcmi_ghash_ct(const struct mbgcmi_key *k, uint64_t s[2], const uint8_t *in,
+                     size_t nblocks)
+{
+    mbgcmi_ghash_ct_tab(s, in, nblocks, (const uint8_t *)k->hpow[MBGCMI_HIDX(1)],
+                        (const uint8_t *)k->hkar[MBGCMI_HIDX(1)], -16);
 }

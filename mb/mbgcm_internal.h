@@ -144,10 +144,11 @@ static inline void mbgcmi_inc32(uint8_t ctr[16])
  * ------------------------------------------------------------------------------------------- */
 /* FIPS-197 key expansion; SubWord through the bitsliced S-box. */
 void mbgcmi_aes_ct_expand(const uint8_t *raw, size_t key_len, uint8_t rk[][16]);
-/* Encrypt four blocks, block b with round keys rk[b] and rounds[b] rounds (keys may differ,
-   and so may round counts: every block runs through its own schedule). */
-void mbgcmi_aes_ct_encrypt4(const uint8_t (*const rk[4])[16], const unsigned rounds[4],
-                            const uint8_t in[64], uint8_t out[64]);
+/* Encrypt four blocks, block b with its own key schedule: round key r of block b at
+   rk[b] + r * stride (stride 16 for a key's rk[], 64 for a lane group's four-lane table), and
+   rounds[b] rounds (keys and round counts may differ between blocks). */
+void mbgcmi_aes_ct_encrypt4(const uint8_t *const rk[4], size_t stride,
+                            const unsigned rounds[4], const uint8_t in[64], uint8_t out[64]);
 /* AES S-box applied to 64 bytes in place (bitsliced; exposed for tests). */
 void mbgcmi_aes_ct_sbox64(uint8_t b[64]);
 
@@ -156,6 +157,10 @@ void mbgcmi_gf128_mont(uint64_t r[2], const uint64_t a[2], const uint64_t b[2]);
 /* GHASH |nblocks| full blocks into |s| (V form) with the key's powers, portable C. */
 void mbgcmi_ghash_ct(const struct mbgcmi_key *k, uint64_t s[2], const uint8_t *in,
                      size_t nblocks);
+/* Same with the powers read from a table: H^k at h1 + (k-1)*stride and its Karatsuba operand
+   at k1 + (k-1)*stride, for k = 1..8 (a key: stride -16; a lane group: stride 64). */
+void mbgcmi_ghash_ct_tab(uint64_t s[2], const uint8_t *in, size_t nblocks, const uint8_t *h1,
+                         const uint8_t *k1, ptrdiff_t stride);
 /* V form of a 16-byte block, and back. */
 void mbgcmi_block_to_v(const uint8_t b[16], uint64_t v[2]);
 void mbgcmi_v_to_block(const uint64_t v[2], uint8_t b[16]);
@@ -233,6 +238,10 @@ struct mbgcmi_gcm_ops {
                     const uint8_t *in, uint8_t *out, size_t nblocks);
 };
 
+extern const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_generic;
+#if defined(MBGCM_HAVE_NASM)
+extern const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_aesni;
+#endif
 /* Op table of the single-message kernels an arch uses (never NULL for a valid arch). */
 const struct mbgcmi_gcm_ops *mbgcmi_gcm_ops_for(int arch);
 
@@ -246,6 +255,21 @@ void mbgcmi_gcm_crypt_j0(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_k
                          const uint8_t j0[16], const uint8_t *aad, size_t aad_len,
                          const uint8_t *in, size_t len, uint8_t *out, int decrypt,
                          uint8_t tag[16]);
+
+/* Whole one-shot operation on validated arguments: J0, GCM, then the tag written (encrypt)
+   or compared in constant time with |out| zeroed on mismatch (decrypt). Returns MBGCM_OK or
+   MBGCM_ERR_AUTH. */
+int mbgcmi_gcm_oneshot(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,
+                       const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
+                       const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                       size_t tag_len, int decrypt);
+
+/* Argument checks shared by the one-shot calls and the job manager (jobs/validate.c), in
+   the documented order: key, IV length, AAD/message length, tag length, NULL pointers,
+   overlap. Returns MBGCM_OK or the error. */
+int mbgcmi_check_args(const mbgcm_key *key, const void *iv, size_t iv_len, const void *aad,
+                      size_t aad_len, const void *in, size_t len, const void *out,
+                      const void *tag, size_t tag_len);
 
 #if defined(MBGCM_HAVE_NASM)
 /* ---------------------------------------------------------------------------------------------

@@ -1,0 +1,49 @@
+/*
+ * jobs_internal.h — the manager internals, for the jobs folder and the tests (clock injection,
+ * single-stream threshold).
+ */
+#ifndef MBGCM_JOBS_INTERNAL_H
+#define MBGCM_JOBS_INTERNAL_H
+
+#include "lanes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Job checks: direction, reserved fields, then mbgcmi_check_args. */
+int mbgcmi_check_job(const mbgcm_job *job);
+
+typedef uint64_t (*mbgcmi_clock_fn)(void *ctx);
+
+struct mbgcm_mgr {
+    struct mbgcmi_lanes lanes;
+    mbgcm_job *ring;             /* queue_size slots */
+    unsigned qmask;              /* queue_size - 1 */
+    unsigned head;               /* oldest job not yet returned */
+    unsigned count;              /* jobs submitted and not yet returned */
+    int arch;
+    int last_error;
+    uint64_t timeout_ns;         /* 0: no timeout */
+    mbgcmi_clock_fn clock;       /* monotonic ns; injectable for tests */
+    void *clock_ctx;
+    uint64_t single_min_len;     /* valid jobs with len >= this go single-stream */
+    uint64_t jobs, jobs_invalid, bytes, single;
+    void *mem;                   /* the one allocation holding all of the above */
+    size_t mem_size;
+};
+
+/* Test hooks. */
+void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx);
+void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len);
+/* Default lanes for an arch (measured; see docs/design.md). */
+unsigned mbgcmi_default_lanes(int arch);
+
+#define MBGCMI_DEFAULT_QUEUE 256u
+#define MBGCMI_MAX_QUEUE 65536u
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,315 @@
+/*
+ * mgr.c — the job manager: ring, in-order return, when to run the lanes (lanes full, ring
+ * full, timeout, flush, burst), bursts, stats.
+ *
+ * Invariants
+ *  - ring[head .. head+count) are the jobs submitted and not returned, in submission order;
+ *    the slot at head+count is the one get_next_job hands out. submit never leaves the ring
+ *    full: when count reaches queue_size it completes the oldest job and returns it.
+ *  - Every valid job goes into a lane at submit (or runs single-stream when long), so a job
+ *    still PENDING is always in a lane. After each submit at least one lane is free: when the
+ *    last free lane is taken, every group runs once (each run finishes at least one lane).
+ *  - Lane state is wiped when the manager goes idle (no busy lane) in flush, poll or at the
+ *    end of a burst, and at free; not per job.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "jobs_internal.h"
+
+static uint64_t clock_monotonic(void *ctx)
+{
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+unsigned mbgcmi_default_lanes(int arch)
+{
+    (void)arch;
+    return 4;
+}
+
+static size_t align64(size_t n)
+{
+    return (n + 63) & ~(size_t)63;
+}
+
+int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
+{
+    if (out == NULL) {
+        return MBGCM_ERR_INVALID;
+    }
+    *out = NULL;
+    static const mbgcm_config defaults = {NULL, 0, 0, 0};
+    if (cfg == NULL) {
+        cfg = &defaults;
+    }
+    const char *name = cfg->arch;
+    if (name == NULL || strcmp(name, "auto") == 0) {
+        const char *env = getenv("MBGCM_ARCH");
+        if (env != NULL && env[0] != '\0') {
+            name = env;
+        }
+    }
+    const int arch = mbgcmi_arch_parse(name);
+    if (arch == MBGCMI_ARCH_NONE || !mbgcmi_arch_supported(arch)) {
+        return MBGCM_ERR_UNSUPPORTED;
+    }
+    const unsigned lanes = cfg->lanes ? cfg->lanes : mbgcmi_default_lanes(arch);
+    if (lanes % MBGCMI_GL != 0 || lanes / MBGCMI_GL < 1 || lanes / MBGCMI_GL > MBGCMI_MAX_GROUPS) {
+        return MBGCM_ERR_INVALID;
+    }
+    const unsigned q = cfg->queue_size ? cfg->queue_size : MBGCMI_DEFAULT_QUEUE;
+    if (q > MBGCMI_MAX_QUEUE || (q & (q - 1)) != 0) {
+        return MBGCM_ERR_INVALID;
+    }
+    const unsigned ngroups = lanes / MBGCMI_GL;
+    const size_t off_groups = align64(sizeof(struct mbgcm_mgr));
+    const size_t off_ring = off_groups + ngroups * sizeof(struct mbgcmi_group);
+    const size_t size = align64(off_ring + (size_t)q * sizeof(mbgcm_job));
+    uint8_t *mem = aligned_alloc(64, size);
+    if (mem == NULL) {
+        return MBGCM_ERR_NOMEM;
+    }
+    memset(mem, 0, size);
+    mbgcm_mgr *m = (mbgcm_mgr *)(void *)mem;
+    m->mem = mem;
+    m->mem_size = size;
+    m->ring = (mbgcm_job *)(void *)(mem + off_ring);
+    m->qmask = q - 1;
+    m->arch = arch;
+    m->timeout_ns = cfg->flush_timeout_ns;
+    m->clock = clock_monotonic;
+    m->single_min_len = UINT64_MAX;
+    mbgcmi_lanes_init(&m->lanes, (struct mbgcmi_group *)(void *)(mem + off_groups), ngroups,
+                      mbgcmi_lane_ops_for(arch));
+    *out = m;
+    return MBGCM_OK;
+}
+
+mbgcm_mgr *mbgcm_mgr_new(const mbgcm_config *cfg)
+{
+    mbgcm_mgr *m = NULL;
+    return mbgcm_mgr_create(&m, cfg) == MBGCM_OK ? m : NULL;
+}
+
+void mbgcm_mgr_free(mbgcm_mgr *m)
+{
+    if (m == NULL) {
+        return;
+    }
+    void *mem = m->mem;
+    /* ring slots may hold pointers and tags of returned jobs; the lanes hold key tables */
+    mbgcmi_wipe(mem, m->mem_size);
+    free(mem);
+}
+
+const char *mbgcm_mgr_arch(const mbgcm_mgr *m)
+{
+    return m ? mbgcmi_arch_name(m->arch) : "none";
+}
+
+int mbgcm_mgr_last_error(const mbgcm_mgr *m)
+{
+    return m ? m->last_error : MBGCM_ERR_INVALID;
+}
+
+unsigned mbgcm_queue_size(const mbgcm_mgr *m)
+{
+    return m ? m->count : 0;
+}
+
+void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx)
+{
+    m->clock = fn ? fn : clock_monotonic;
+    m->clock_ctx = ctx;
+}
+
+void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
+{
+    m->single_min_len = len;
+}
+
+/* ---- scheduling ---------------------------------------------------------------------------- */
+
+static void run_all_groups(mbgcm_mgr *m, enum mbgcmi_run_cause why)
+{
+    for (unsigned gi = 0; gi < m->lanes.ngroups; gi++) {
+        mbgcmi_lanes_run(&m->lanes, gi, why);
+    }
+}
+
+/* Validate and start one job: error status at once, single-stream, or into a lane (running
+   the lanes when that took the last free lane). */
+static void accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_cause why)
+{
+    m->jobs++;
+    const int st = mbgcmi_check_job(job);
+    if (st != MBGCM_OK) {
+        job->status = st;
+        m->jobs_invalid++;
+        return;
+    }
+    m->bytes += job->len;
+    if ((uint64_t)job->len >= m->single_min_len) {
+        m->single++;
+        mbgcmi_single_job(m->lanes.ops->single, job);
+        if (job->status == MBGCM_ERR_AUTH) {
+            m->lanes.auth_failures++;
+        }
+        return;
+    }
+    int lane = mbgcmi_lanes_free(&m->lanes);
+    if (lane < 0) { /* not reached while the invariant holds; keep the manager safe anyway */
+        run_all_groups(m, why);
+        lane = mbgcmi_lanes_free(&m->lanes);
+    }
+    mbgcmi_lanes_enter(&m->lanes, lane, job, now);
+    if (mbgcmi_lanes_free(&m->lanes) < 0) {
+        run_all_groups(m, why);
+    }
+}
+
+/* Complete every lane job that has waited timeout_ns or longer. */
+static void run_timeouts(mbgcm_mgr *m, uint64_t now)
+{
+    struct mbgcmi_lanes *L = &m->lanes;
+    for (unsigned i = 0; i < L->ngroups * MBGCMI_GL; i++) {
+        if (L->info[i].job != NULL && now - L->info[i].t_submit >= m->timeout_ns) {
+            mbgcmi_lanes_complete(L, (int)i, MBGCMI_RUN_TIMEOUT);
+        }
+    }
+}
+
+static void complete_oldest(mbgcm_mgr *m, enum mbgcmi_run_cause why)
+{
+    mbgcm_job *job = &m->ring[m->head];
+    if (job->status == MBGCM_PENDING) {
+        mbgcmi_lanes_complete(&m->lanes, mbgcmi_lanes_find(&m->lanes, job), why);
+    }
+}
+
+static mbgcm_job *pop_if_done(mbgcm_mgr *m)
+{
+    if (m->count == 0) {
+        return NULL;
+    }
+    mbgcm_job *job = &m->ring[m->head];
+    if (job->status == MBGCM_PENDING) {
+        return NULL;
+    }
+    m->head = (m->head + 1) & m->qmask;
+    m->count--;
+    return job;
+}
+
+/* ---- ring API -------------------------------------------------------------------------------- */
+
+mbgcm_job *mbgcm_get_next_job(mbgcm_mgr *m)
+{
+    return m ? &m->ring[(m->head + m->count) & m->qmask] : NULL;
+}
+
+mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
+{
+    if (m == NULL) {
+        return NULL;
+    }
+    mbgcm_job *job = &m->ring[(m->head + m->count) & m->qmask];
+    m->count++;
+    const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
+    accept(m, job, now, MBGCMI_RUN_FULL);
+    if (m->timeout_ns) {
+        run_timeouts(m, now);
+    }
+    if (m->count > m->qmask) { /* ring full: make room by completing the oldest */
+        complete_oldest(m, MBGCMI_RUN_RING_FULL);
+    }
+    return pop_if_done(m);
+}
+
+mbgcm_job *mbgcm_get_completed_job(mbgcm_mgr *m)
+{
+    return m ? pop_if_done(m) : NULL;
+}
+
+mbgcm_job *mbgcm_flush_job(mbgcm_mgr *m)
+{
+    if (m == NULL) {
+        return NULL;
+    }
+    if (m->count == 0) {
+        mbgcmi_lanes_wipe_idle(&m->lanes);
+        return NULL;
+    }
+    complete_oldest(m, MBGCMI_RUN_FLUSH);
+    mbgcm_job *job = pop_if_done(m);
+    mbgcmi_lanes_wipe_idle(&m->lanes);
+    return job;
+}
+
+mbgcm_job *mbgcm_mgr_poll(mbgcm_mgr *m)
+{
+    if (m == NULL) {
+        return NULL;
+    }
+    if (m->timeout_ns) {
+        run_timeouts(m, m->clock(m->clock_ctx));
+    }
+    mbgcmi_lanes_wipe_idle(&m->lanes);
+    return pop_if_done(m);
+}
+
+/* ---- burst ----------------------------------------------------------------------------------- */
+
+unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
+{
+    if (m == NULL) {
+        return 0;
+    }
+    if (jobs == NULL && n > 0) {
+        m->last_error = MBGCM_ERR_INVALID;
+        return 0;
+    }
+    const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
+    for (unsigned i = 0; i < n; i++) {
+        accept(m, &jobs[i], now, MBGCMI_RUN_BURST);
+    }
+    unsigned ok = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (jobs[i].status == MBGCM_PENDING) {
+            mbgcmi_lanes_complete(&m->lanes, mbgcmi_lanes_find(&m->lanes, &jobs[i]),
+                                  MBGCMI_RUN_BURST);
+        }
+        ok += jobs[i].status == MBGCM_OK;
+    }
+    mbgcmi_lanes_wipe_idle(&m->lanes);
+    return ok;
+}
+
+/* ---- stats ----------------------------------------------------------------------------------- */
+
+int mbgcm_mgr_stats(const mbgcm_mgr *m, mbgcm_stats *out)
+{
+    if (m == NULL || out == NULL) {
+        return MBGCM_ERR_INVALID;
+    }
+    memset(out, 0, sizeof *out);
+    const struct mbgcmi_lanes *L = &m->lanes;
+    out->jobs = m->jobs;
+    out->jobs_invalid = m->jobs_invalid;
+    out->auth_failures = L->auth_failures;
+    out->bytes = m->bytes;
+    out->single_stream = m->single;
+    for (int i = 0; i < 4; i++) {
+        out->kernel_calls[i] = L->kernel_calls[i];
+    }
+    out->runs_lanes_full = L->runs[MBGCMI_RUN_FULL];
+    out->runs_timeout = L->runs[MBGCMI_RUN_TIMEOUT];
+    out->runs_flush = L->runs[MBGCMI_RUN_FLUSH];
+    out->runs_ring_full = L->runs[MBGCMI_RUN_RING_FULL];
+    out->runs_burst = L->runs[MBGCMI_RUN_BURST];
+    return MBGCM_OK;
+}

@@ -1,0 +1,157 @@
+/*
+ * lanes.h — lane state and the lane-kernel interface.
+ *
+ * A lane group is four jobs. Its state is a structure of arrays: every per-lane vector field
+ * is a 64-byte row holding the four lanes' 16-byte values side by side, so one ZMM load gives
+ * the field of all four jobs, and one VAESENC/VPCLMULQDQ advances all four:
+ *
+ *      zmm (512 bits)   | lane 3      | lane 2      | lane 1      | lane 0      |
+ *      row ctr[4][16]   | ctr of job3 | ctr of job2 | ctr of job1 | ctr of job0 |
+ *      row rk[r][4][16] | rk_r(key3)  | rk_r(key2)  | rk_r(key1)  | rk_r(key0)  |
+ *
+ * Round keys and hash-key powers are copied into four-lane rows when a job enters a lane
+ * (skipped when the lane's previous job used the same key), so a kernel never gathers.
+ *
+ * Each lane walks through the GCM phases; the manager (mb/lanes.c) only fills and retires
+ * lanes, the kernel advances them:
+ *   init    E_K(J0) for lanes whose `init` bit is set (J0 is in ek0 until then)
+ *   AAD     aad_left >= 16: full blocks, hash only; then one zero-padded partial block
+ *   text    text_left >= 16: full blocks, CTR + GHASH; then one padded partial block
+ *   finish  S ^= length block, S *= H, T = E_K(J0) ^ S; encrypt writes tag_len bytes of T,
+ *           decrypt compares T with the expected tag in constant time (auth_fail bit)
+ * Lanes in different phases share a call: every step advances all busy lanes by the same
+ * number of blocks, the smallest distance to a phase boundary among them, so no lane ever
+ * crosses a boundary inside a step. The kernel returns as soon as at least one lane has
+ * finished; the manager retires those lanes and may refill them.
+ *
+ * asm/include/lane_state.inc mirrors this layout for the NASM kernels; test/test_layout.c
+ * checks that they agree.
+ */
+#ifndef MBGCM_LANES_H
+#define MBGCM_LANES_H
+
+#include "mbgcm_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MBGCMI_GL        4   /* lanes per group */
+#define MBGCMI_GHP       8   /* hash-key powers per lane in the group table: H^1..H^8 */
+#define MBGCMI_MAX_GROUPS 4  /* up to 16 lanes per manager */
+#define MBGCMI_SCRATCH   256 /* bytes idle lanes point at */
+
+struct mbgcmi_group {
+    /* ---- four-lane rows (64 bytes each; [lane][16]) ------------------------------------- */
+    uint8_t rk[MBGCMI_MAX_ROUNDS + 1][MBGCMI_GL][16]; /*    0 round key r of each lane     */
+    uint8_t hp[MBGCMI_GHP][MBGCMI_GL][16];  /*  960 hp[k-1] = H^k, Montgomery V form        */
+    uint8_t hk[MBGCMI_GHP][MBGCMI_GL][16];  /* 1472 Karatsuba operand of hp[k-1], both qwords */
+    uint8_t ek0[MBGCMI_GL][16];      /* 1984 J0 at entry; E_K(J0) once `init` is cleared   */
+    uint8_t ctr[MBGCMI_GL][16];      /* 2048 next counter block, GCM byte order             */
+    uint8_t s[MBGCMI_GL][16];        /* 2112 GHASH accumulator, V form (lo qword first)     */
+    uint8_t lenblk[MBGCMI_GL][16];   /* 2176 [bitlen(A)]_64 || [bitlen(C)]_64, byte order   */
+    uint8_t etag[MBGCMI_GL][16];     /* 2240 decrypt: expected tag (tag_len bytes, 0-padded) */
+    uint8_t scratch[MBGCMI_SCRATCH]; /* 2304 idle lanes' pointers point here                */
+    /* ---- per-lane scalars ---------------------------------------------------------------- */
+    const uint8_t *aad[MBGCMI_GL];   /* 2560 next AAD byte                                  */
+    const uint8_t *src[MBGCMI_GL];   /* 2592 next input byte                                */
+    uint8_t *dst[MBGCMI_GL];         /* 2624 next output byte                               */
+    uint8_t *tag[MBGCMI_GL];         /* 2656 encrypt: where the tag goes                    */
+    uint64_t aad_left[MBGCMI_GL];    /* 2688 AAD bytes still to hash                        */
+    uint64_t text_left[MBGCMI_GL];   /* 2720 message bytes still to process                 */
+    uint32_t rounds[MBGCMI_GL];      /* 2752 10, 12, 14                                      */
+    uint32_t tag_len[MBGCMI_GL];     /* 2768                                                */
+    /* ---- lane masks (bit i = lane i) ----------------------------------------------------- */
+    uint32_t active;                 /* 2784 lanes holding a job                            */
+    uint32_t decrypt;                /* 2788 of which decrypting                             */
+    uint32_t init;                   /* 2792 of which still need E_K(J0)                    */
+    uint32_t auth_fail;              /* 2796 set by finish for decrypt lanes whose tag failed */
+    uint8_t  pad_[16];               /* 2800 .. 2816                                        */
+};
+
+#define MBGCMI_GROUP_SIZE 2816
+_Static_assert(sizeof(struct mbgcmi_group) == MBGCMI_GROUP_SIZE, "lane group layout");
+_Static_assert(offsetof(struct mbgcmi_group, hp) == 960, "hp");
+_Static_assert(offsetof(struct mbgcmi_group, ek0) == 1984, "ek0");
+_Static_assert(offsetof(struct mbgcmi_group, scratch) == 2304, "scratch");
+_Static_assert(offsetof(struct mbgcmi_group, aad) == 2560, "aad");
+_Static_assert(offsetof(struct mbgcmi_group, active) == 2784, "active");
+
+/*
+ * Lane kernel: advance the busy lanes of |g| (g->active != 0) until at least one finishes.
+ * Returns the mask of lanes that finished in this call (a subset of g->active; the kernel
+ * does not clear them: the manager retires them). For finished decrypt lanes the kernel sets
+ * or clears their g->auth_fail bit. Idle lanes may be read (their pointers point at scratch)
+ * but their pointers never advance; outputs of idle lanes go nowhere or to scratch.
+ */
+typedef unsigned (*mbgcmi_lane_kernel_fn)(struct mbgcmi_group *g);
+
+/* Per-arch lane machinery. */
+struct mbgcmi_lane_ops {
+    mbgcmi_lane_kernel_fn kernel;          /* the four-lane kernel */
+    const struct mbgcmi_gcm_ops *single;   /* single-stream kernels (long jobs, J0 of odd IVs) */
+    int arch;                              /* arch of the lane kernel (what actually runs) */
+};
+const struct mbgcmi_lane_ops *mbgcmi_lane_ops_for(int arch);
+
+/* The portable kernel (mb/lanes_generic.c). */
+unsigned mbgcmi_lanes_generic(struct mbgcmi_group *g);
+
+/* ---- lane manager (mb/lanes.c) ------------------------------------------------------------ */
+
+/* Why lanes are run (for the stats). */
+enum mbgcmi_run_cause {
+    MBGCMI_RUN_FULL = 0,
+    MBGCMI_RUN_TIMEOUT,
+    MBGCMI_RUN_FLUSH,
+    MBGCMI_RUN_RING_FULL,
+    MBGCMI_RUN_BURST,
+    MBGCMI_RUN_CAUSES
+};
+
+/* Manager-side record of a busy lane (never read by kernels). */
+struct mbgcmi_lane_info {
+    mbgcm_job *job;           /* the job in this lane, NULL when free */
+    const mbgcm_key *key;     /* key whose tables are in the lane's rows (cache) */
+    uint64_t t_submit;        /* submit time, for the timeout */
+};
+
+struct mbgcmi_lanes {
+    struct mbgcmi_group *g;               /* ngroups groups, 64-byte aligned */
+    unsigned ngroups;
+    unsigned busy;                        /* busy lanes in total */
+    unsigned dirty;                       /* some lane state not wiped since it was used */
+    const struct mbgcmi_lane_ops *ops;
+    struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
+    uint64_t kernel_calls[MBGCMI_GL];     /* by busy lanes of the group: 1..4 */
+    uint64_t runs[MBGCMI_RUN_CAUSES];
+    uint64_t auth_failures;
+};
+
+/* Set up |L| over |ngroups| caller-allocated, 64-byte aligned groups. */
+void mbgcmi_lanes_init(struct mbgcmi_lanes *L, struct mbgcmi_group *groups, unsigned ngroups,
+                       const struct mbgcmi_lane_ops *ops);
+/* A free lane index (lane = 4 * group + slot), or -1 when every lane is busy. */
+int mbgcmi_lanes_free(const struct mbgcmi_lanes *L);
+/* Put a validated job into free lane |lane|; J0 computed here; status := PENDING. */
+void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64_t t_submit);
+/* Run group |gi|'s kernel once (at least one lane finishes) and retire the finished lanes:
+   status set, dst zeroed on auth failure. Returns the mask of retired lanes. */
+unsigned mbgcmi_lanes_run(struct mbgcmi_lanes *L, unsigned gi, enum mbgcmi_run_cause why);
+/* Run the group holding |lane| until that lane's job is complete. */
+void mbgcmi_lanes_complete(struct mbgcmi_lanes *L, int lane, enum mbgcmi_run_cause why);
+/* Lane holding |job|, or -1. */
+int mbgcmi_lanes_find(const struct mbgcmi_lanes *L, const mbgcm_job *job);
+/* Wipe all lane state if no lane is busy and it was used since the last wipe. */
+void mbgcmi_lanes_wipe_idle(struct mbgcmi_lanes *L);
+/* Wipe everything (free). */
+void mbgcmi_lanes_wipe_all(struct mbgcmi_lanes *L);
+
+/* Process a validated job single-stream right away (long jobs); sets its status. */
+void mbgcmi_single_job(const struct mbgcmi_gcm_ops *ops, mbgcm_job *job);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MBGCM_LANES_H */
