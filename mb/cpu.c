@@ -5,7 +5,7 @@
  * context switch. A vector ISA is usable only when both agree:
  *   AVX family:  CPUID.1:ECX.OSXSAVE[27] = 1, CPUID.1:ECX.AVX[28] = 1, (XCR0 & 0x06) == 0x06
  *   AVX-512:     the above and (XCR0 & 0xE6) == 0xE6 (opmask, ZMM_Hi256, Hi16_ZMM state)
- * Leaf 7 subleaf 0: EBX.AVX2[5], EBX.BMI2[8], EBX.AVX512F[16], EBX.AVX512BW[30],
+ * Leaf 7 subleaf 0: EBX.BMI1[3], EBX.AVX2[5], EBX.BMI2[8], EBX.AVX512F[16], EBX.AVX512BW[30],
  * EBX.AVX512VL[31], ECX.VAES[9], ECX.VPCLMULQDQ[10]. Leaf 1 ECX: SSSE3[9], SSE4.1[19],
  * PCLMULQDQ[1], AES[25].
  */
@@ -40,6 +40,7 @@ static unsigned probe(void)
     if (max_leaf >= 7) {
         mbgcmi_cpuid(7, 0, r);
         const uint32_t ebx7 = r[1], ecx7 = r[2];
+        if (ebx7 & (1u << 3)) f |= MBGCMI_F_BMI1;
         if (ebx7 & (1u << 8)) f |= MBGCMI_F_BMI2;
         if (f & MBGCMI_F_AVX) {
             if (ebx7 & (1u << 5)) f |= MBGCMI_F_AVX2;

@@ -4,7 +4,7 @@
  * Arches, from slowest to fastest:
  *   generic  portable constant-time C (always available)
  *   aesni    AES-NI + PCLMULQDQ (+ SSSE3, SSE4.1), xmm
- *   avx2     the above + AVX, AVX2, VAES, VPCLMULQDQ (ymm), with OS AVX state
+ *   avx2     the above + AVX, AVX2, VAES, VPCLMULQDQ, BMI1, BMI2 (ymm), with OS AVX state
  *   avx512   the above + AVX512F/BW/VL with OS AVX-512 state (zmm, opmasks)
  * The one-shot API reads MBGCM_ARCH once; managers take the arch from their config.
  */
@@ -17,7 +17,8 @@ static const char *const names[MBGCMI_ARCH_COUNT] = {"generic", "aesni", "avx2",
 unsigned mbgcmi_arch_requires(int arch)
 {
     const unsigned aesni = MBGCMI_F_SSSE3 | MBGCMI_F_SSE41 | MBGCMI_F_AESNI | MBGCMI_F_PCLMUL;
-    const unsigned avx2 = aesni | MBGCMI_F_AVX | MBGCMI_F_AVX2 | MBGCMI_F_VAES | MBGCMI_F_VPCLMUL;
+    const unsigned avx2 = aesni | MBGCMI_F_AVX | MBGCMI_F_AVX2 | MBGCMI_F_VAES | MBGCMI_F_VPCLMUL |
+                          MBGCMI_F_BMI1 | MBGCMI_F_BMI2;
     const unsigned avx512 = avx2 | MBGCMI_F_AVX512F | MBGCMI_F_AVX512BW | MBGCMI_F_AVX512VL;
     switch (arch) {
     case MBGCMI_ARCH_GENERIC: return 0;

@@ -10,14 +10,16 @@
    kernel with its own single-stream kernels (docs/design.md, "Paths per arch"). */
 #if defined(MBGCM_HAVE_NASM)
 #define SINGLE_FAST (&mbgcmi_gcm_ops_aesni)
+#define LANES_AVX512 mbgcmi_lanes_avx512, SINGLE_FAST, MBGCMI_ARCH_AVX512
 #else
 #define SINGLE_FAST (&mbgcmi_gcm_ops_generic)
+#define LANES_AVX512 mbgcmi_lanes_generic, SINGLE_FAST, MBGCMI_ARCH_GENERIC
 #endif
 static const struct mbgcmi_lane_ops lane_ops[MBGCMI_ARCH_COUNT] = {
     [MBGCMI_ARCH_GENERIC] = {mbgcmi_lanes_generic, &mbgcmi_gcm_ops_generic, MBGCMI_ARCH_GENERIC},
     [MBGCMI_ARCH_AESNI] = {mbgcmi_lanes_generic, SINGLE_FAST, MBGCMI_ARCH_GENERIC},
     [MBGCMI_ARCH_AVX2] = {mbgcmi_lanes_generic, SINGLE_FAST, MBGCMI_ARCH_GENERIC},
-    [MBGCMI_ARCH_AVX512] = {mbgcmi_lanes_generic, SINGLE_FAST, MBGCMI_ARCH_GENERIC},
+    [MBGCMI_ARCH_AVX512] = {LANES_AVX512},
 };
 
 const struct mbgcmi_lane_ops *mbgcmi_lane_ops_for(int arch)

@@ -96,6 +96,10 @@ const struct mbgcmi_lane_ops *mbgcmi_lane_ops_for(int arch);
 
 /* The portable kernel (mb/lanes_generic.c). */
 unsigned mbgcmi_lanes_generic(struct mbgcmi_group *g);
+#if defined(MBGCM_HAVE_NASM)
+/* asm/gcm_x4_avx512.asm: AVX512F/BW/VL + VAES + VPCLMULQDQ + BMI1/2. */
+unsigned mbgcmi_lanes_avx512(struct mbgcmi_group *g);
+#endif
 
 /* ---- lane manager (mb/lanes.c) ------------------------------------------------------------ */
 

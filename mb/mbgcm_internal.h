@@ -200,6 +200,7 @@ enum mbgcmi_arch {
 #define MBGCMI_F_AVX512BW   (1u << 9)
 #define MBGCMI_F_AVX512VL   (1u << 10)
 #define MBGCMI_F_BMI2       (1u << 11)
+#define MBGCMI_F_BMI1       (1u << 12)
 
 /* Features the running CPU and OS support (probed once; masked by the test hook). */
 unsigned mbgcmi_cpu_features(void);

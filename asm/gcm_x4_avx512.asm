@@ -1,0 +1,634 @@
+; gcm_x4_avx512.asm — the four-lane ("x4") AES-GCM lane kernel for the `avx512` arch.
+;
+; x4 means: 128-bit lane i of every zmm register belongs to job slot i of a lane group. One
+; VAESENC advances four different jobs with four different round keys, one VPCLMULQDQ
+; multiplies four different GHASH states by four different hash keys. The four lanes hold
+; four unrelated messages, so unlike single-stream GCM code there is no cross-lane GHASH fold
+; at the end: each lane's reduced accumulator is its own job's S.
+;
+; CPU: AVX512F + AVX512BW + AVX512VL + VAES + VPCLMULQDQ + BMI1/BMI2, with OS AVX-512 state
+;      (what mb/dispatch.c requires for `avx512`).
+; ABI: System V AMD64.
+;
+; unsigned mbgcmi_lanes_avx512(struct mbgcmi_group *g);
+;   The lane-kernel contract of mb/lanes.h: advance the busy lanes of g until at least one
+;   finishes; return the mask of finished lanes (tags written for encrypt lanes, g->auth_fail
+;   set for decrypt lanes whose tag did not match). Reads and writes only g and the lanes'
+;   buffers: never a byte outside [aad, aad+aad_left), [src, src+text_left),
+;   [dst, dst+text_left), tag[0..tag_len).
+;
+; Structure of one call
+;   entry   round analysis (R = max rounds of the busy lanes; which lanes end at round 10/12)
+;           and E_K(J0) for lanes whose init bit is set
+;   loop    phase analysis over the four lanes (vectors of u64 lengths):
+;             left = AAD bytes if the lane is still in its AAD phase, else message bytes
+;             any busy lane with left == 0        -> finish
+;             any busy lane with 0 < left < 16    -> one masked block step (K1)
+;             n = min full blocks over busy lanes -> bulk: 8 blocks per lane per iteration
+;                                                   (32 blocks, 8 independent AES chains in
+;                                                   flight), then 4, then K1 steps
+;   finish  S ^= length block, S *= H, T = E_K(J0) ^ S; tag_len-masked store or constant-time
+;           compare; return.
+;   Lanes in different phases share every step: an AAD lane hashes its input and gets no key
+;   stream (vector masks TEXT/ENC select per lane), a text lane encrypts or decrypts, an idle
+;   lane computes garbage that is never stored.
+;
+; Math (derived once in mb/ghash_ct.c): blocks are byte-reflected into V form; the key rows
+; hold V(H^k)*y mod P' (Montgomery form) and their Karatsuba operands (lo^hi); a group of K
+; blocks per lane is hashed as (S ^ X0) H^K ^ X1 H^(K-1) ^ ... ^ X(K-1) H with three
+; carry-less multiplies per block (Karatsuba) and one reduction: two folds by 0xC2.. .
+; Counters: each lane's counter block is kept byte-reflected (a little-endian 128-bit integer
+; whose low dword is GCM's 32-bit counter), so VPADDD is inc32 and wraps mod 2^32.
+; Mixed key sizes in one group: every lane runs R rounds; a lane whose key has fewer rounds
+; takes VAESENCLAST at its own last round, that result is parked on the stack, and merged back
+; with an opmask after the last round (VAESENC/VAESENCLAST take no opmask themselves).
+;
+; Register plan
+;   rdi      g                               rbp   frame pointer
+;   r8-r11   bulk: lane input pointers        r12-r15 bulk: lane output pointers
+;   rsi      bulk: byte offset from each lane pointer (shared: all lanes advance alike)
+;   rcx      bulk: blocks left in this step
+;   zmm0-7   B0..B7   counter blocks -> key stream -> output blocks
+;   zmm8-15  D0..D7   input blocks (block j of all four lanes) -> GHASH input
+;   zmm16    S        GHASH accumulators, V form       zmm17  CTR  counters, byte-reflected
+;   zmm18    BSWAP    byte reflection per 128-bit lane zmm19  POLY 0xC2.. in every qword
+;   zmm20-22 LO/MI/HI unreduced products               zmm23-24 GHASH scratch
+;   zmm25    TEXT     all-ones in lanes in their text phase (key stream applies)
+;   zmm26    ENC      all-ones in text lanes that encrypt (hash the output, not the input)
+;   zmm27    INC      per-iteration counter increment (K in text lanes, 0 elsewhere)
+;   zmm28-31 transpose scratch (lane-major <-> block-major, 4x4 of 128-bit blocks)
+;   k1 scratch (mixed-round merge, active lanes), k2 AAD lanes, k3 text lanes (4-bit, for the
+;   u64 length vectors), k4-k7 per-lane load/store masks.
+; Every vector register is cleared before returning (zmm16-31 explicitly: VZEROALL does not
+; reach them); the stack spill area is zeroed when it was used.
+default rel
+%include "lane_state.inc"
+
+section .rodata
+align 64
+BSWAP64:        times 4 db 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+POLY64:         times 8 dq 0xC200000000000000
+CTR_ADD:                                ; row j: +j in the counter dword of every lane
+%assign _cj 0
+%rep 9
+                times 4 dd _cj, 0, 0, 0
+%assign _cj _cj + 1
+%endrep
+SIXTEEN_Q:      times 4 dq 16
+
+; stack frame (rsp 64-byte aligned)
+%define SP10    0               ; 8 x 64: VAESENCLAST at round 10, for 10-round lanes
+%define SP12    512             ; 8 x 64: at round 12, for 12-round lanes
+%define F_R     1024            ; dword: rounds of the longest busy key
+%define F_H10   1028            ; dword: some busy lane ends at round 10 < R
+%define F_H12   1032            ; dword: some busy lane ends at round 12 < R
+%define F_K10   1036            ; word: qword opmask of those lanes
+%define F_K12   1040            ; word
+%define F_ACT   1044            ; dword: busy lanes
+%define F_TEXT  1048            ; dword: text lanes of the current step
+%define F_NB    1056            ; qword: blocks of the current bulk step
+%define FRAME   (1088 + 64)
+
+section .text
+
+; ---- AES over B0..B(K-1) ------------------------------------------------------------------
+%macro AES_X4 1
+%assign _aj 0
+%rep %1
+        vpxorq  zmm %+ _aj, zmm %+ _aj, [rdi + G_RK]
+%assign _aj _aj + 1
+%endrep
+%assign _ar 1
+%rep 9
+%assign _aj 0
+%rep %1
+        vaesenc zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * _ar]
+%assign _aj _aj + 1
+%endrep
+%assign _ar _ar + 1
+%endrep
+        cmp     dword [rsp + F_R], 10
+        je      %%last10
+        cmp     dword [rsp + F_H10], 0
+        je      %%r10
+%assign _aj 0
+%rep %1
+        vaesenclast zmm23, zmm %+ _aj, [rdi + G_RK + 64 * 10]
+        vmovdqa64 [rsp + SP10 + 64 * _aj], zmm23
+%assign _aj _aj + 1
+%endrep
+%%r10:
+%assign _ar 10
+%rep 2
+%assign _aj 0
+%rep %1
+        vaesenc zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * _ar]
+%assign _aj _aj + 1
+%endrep
+%assign _ar _ar + 1
+%endrep
+        cmp     dword [rsp + F_R], 12
+        je      %%last12
+        cmp     dword [rsp + F_H12], 0
+        je      %%r12
+%assign _aj 0
+%rep %1
+        vaesenclast zmm23, zmm %+ _aj, [rdi + G_RK + 64 * 12]
+        vmovdqa64 [rsp + SP12 + 64 * _aj], zmm23
+%assign _aj _aj + 1
+%endrep
+%%r12:
+%assign _ar 12
+%rep 2
+%assign _aj 0
+%rep %1
+        vaesenc zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * _ar]
+%assign _aj _aj + 1
+%endrep
+%assign _ar _ar + 1
+%endrep
+%assign _aj 0
+%rep %1
+        vaesenclast zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * 14]
+%assign _aj _aj + 1
+%endrep
+        cmp     dword [rsp + F_H12], 0
+        je      %%m10
+        kmovw   k1, [rsp + F_K12]
+%assign _aj 0
+%rep %1
+        vmovdqa64 zmm %+ _aj {k1}, [rsp + SP12 + 64 * _aj]
+%assign _aj _aj + 1
+%endrep
+        jmp     %%m10
+%%last12:
+%assign _aj 0
+%rep %1
+        vaesenclast zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * 12]
+%assign _aj _aj + 1
+%endrep
+%%m10:
+        cmp     dword [rsp + F_H10], 0
+        je      %%done
+        kmovw   k1, [rsp + F_K10]
+%assign _aj 0
+%rep %1
+        vmovdqa64 zmm %+ _aj {k1}, [rsp + SP10 + 64 * _aj]
+%assign _aj _aj + 1
+%endrep
+        jmp     %%done
+%%last10:
+%assign _aj 0
+%rep %1
+        vaesenclast zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * 10]
+%assign _aj _aj + 1
+%endrep
+%%done:
+%endmacro
+
+; ---- GHASH ----------------------------------------------------------------------------------
+; GH_FIRST X, k / GH_NEXT X, k: X (V form, 4 lanes) times each lane's H^k into LO/MI/HI.
+%macro GH_FIRST 2
+        vpclmulqdq zmm20, %1, [rdi + G_HP + 64 * ((%2) - 1)], 0x00     ; LO = X.lo H.lo
+        vpclmulqdq zmm22, %1, [rdi + G_HP + 64 * ((%2) - 1)], 0x11     ; HI = X.hi H.hi
+        vpshufd    zmm23, %1, 0x4e
+        vpxorq     zmm23, zmm23, %1                                    ; X.lo ^ X.hi
+        vpclmulqdq zmm21, zmm23, [rdi + G_HK + 64 * ((%2) - 1)], 0x00  ; MI (Karatsuba)
+%endmacro
+%macro GH_NEXT 2
+        vpclmulqdq zmm23, %1, [rdi + G_HP + 64 * ((%2) - 1)], 0x00
+        vpclmulqdq zmm24, %1, [rdi + G_HP + 64 * ((%2) - 1)], 0x11
+        vpxorq     zmm20, zmm20, zmm23
+        vpxorq     zmm22, zmm22, zmm24
+        vpshufd    zmm23, %1, 0x4e
+        vpxorq     zmm23, zmm23, %1
+        vpclmulqdq zmm23, zmm23, [rdi + G_HK + 64 * ((%2) - 1)], 0x00
+        vpxorq     zmm21, zmm21, zmm23
+%endmacro
+; GH_REDUCE: HI = reduce(LO, MI ^ LO ^ HI, HI), per lane (zmm22 holds the result).
+%macro GH_REDUCE 0
+        vpternlogq zmm21, zmm20, zmm22, 0x96            ; MI ^= LO ^ HI
+        vpclmulqdq zmm23, zmm20, zmm19, 0x00            ; LO.lo * 0xC2..
+        vpshufd    zmm20, zmm20, 0x4e                   ; swap64(LO)
+        vpternlogq zmm21, zmm20, zmm23, 0x96            ; fold LO into MI
+        vpclmulqdq zmm23, zmm21, zmm19, 0x00
+        vpshufd    zmm21, zmm21, 0x4e
+        vpternlogq zmm22, zmm21, zmm23, 0x96            ; fold MI into HI
+%endmacro
+; GHASH_K K: S = GHASH of D0..D(K-1) (byte order; block j of every lane) into S.
+%macro GHASH_K 1
+        vpshufb zmm8, zmm8, zmm18
+        vpxorq  zmm8, zmm8, zmm16
+        GH_FIRST zmm8, %1
+%assign _gj 1
+%rep (%1) - 1
+%assign _gr 8 + _gj
+        vpshufb zmm %+ _gr, zmm %+ _gr, zmm18
+        GH_NEXT zmm %+ _gr, (%1) - _gj
+%assign _gj _gj + 1
+%endrep
+        GH_REDUCE
+        vmovdqa64 zmm16, zmm22
+%endmacro
+
+; ---- 4x4 transpose of 128-bit blocks --------------------------------------------------------
+; in a,b,c,d (clobbered) -> out o0..o3, o_j = [a_j, b_j, c_j, d_j]. o0 doubles as scratch.
+%macro TRANSPOSE4 8
+        vshufi64x2 %5, %1, %2, 0x44     ; a0 a1 b0 b1
+        vshufi64x2 %1, %1, %2, 0xEE     ; a2 a3 b2 b3
+        vshufi64x2 %2, %3, %4, 0x44     ; c0 c1 d0 d1
+        vshufi64x2 %3, %3, %4, 0xEE     ; c2 c3 d2 d3
+        vshufi64x2 %6, %5, %2, 0xDD     ; a1 b1 c1 d1
+        vshufi64x2 %5, %5, %2, 0x88     ; a0 b0 c0 d0
+        vshufi64x2 %7, %1, %3, 0x88     ; a2 b2 c2 d2
+        vshufi64x2 %8, %1, %3, 0xDD     ; a3 b3 c3 d3
+%endmacro
+
+; ---- one bulk iteration: K (8 or 4) full blocks per lane ------------------------------------
+%macro ITER 1
+%assign _ij 0
+%rep %1
+        vpaddd  zmm %+ _ij, zmm17, [CTR_ADD + 64 * _ij]
+        vpshufb zmm %+ _ij, zmm %+ _ij, zmm18
+%assign _ij _ij + 1
+%endrep
+        vpaddd  zmm17, zmm17, zmm27                     ; text lanes: counter += K
+%assign _ih 0
+%rep (%1) / 4
+        vmovdqu64 zmm28, [r8 + rsi + 64 * _ih]
+        vmovdqu64 zmm29, [r9 + rsi + 64 * _ih]
+        vmovdqu64 zmm30, [r10 + rsi + 64 * _ih]
+        vmovdqu64 zmm31, [r11 + rsi + 64 * _ih]
+%assign _d0 8 + 4 * _ih
+%assign _d1 9 + 4 * _ih
+%assign _d2 10 + 4 * _ih
+%assign _d3 11 + 4 * _ih
+        TRANSPOSE4 zmm28, zmm29, zmm30, zmm31, zmm %+ _d0, zmm %+ _d1, zmm %+ _d2, zmm %+ _d3
+%assign _ih _ih + 1
+%endrep
+        AES_X4 %1
+%assign _ij 0
+%rep %1
+%assign _id 8 + _ij
+        vpternlogq zmm %+ _ij, zmm %+ _id, zmm25, 0x6C  ; B = D ^ (KS & TEXT): output
+        vpternlogq zmm %+ _id, zmm %+ _ij, zmm26, 0xD8  ; D = ENC ? B : D: GHASH input
+%assign _ij _ij + 1
+%endrep
+%assign _ih 0
+%rep (%1) / 4
+%assign _b0 4 * _ih
+%assign _b1 4 * _ih + 1
+%assign _b2 4 * _ih + 2
+%assign _b3 4 * _ih + 3
+        TRANSPOSE4 zmm %+ _b0, zmm %+ _b1, zmm %+ _b2, zmm %+ _b3, zmm28, zmm29, zmm30, zmm31
+        vmovdqu64 [r12 + rsi + 64 * _ih]{k4}, zmm28
+        vmovdqu64 [r13 + rsi + 64 * _ih]{k5}, zmm29
+        vmovdqu64 [r14 + rsi + 64 * _ih]{k6}, zmm30
+        vmovdqu64 [r15 + rsi + 64 * _ih]{k7}, zmm31
+%assign _ih _ih + 1
+%endrep
+        GHASH_K %1
+        add     rsi, 16 * (%1)
+%endmacro
+
+; ---- lane bookkeeping after a step: ymm30 = bytes advanced per lane --------------------------
+%macro ADVANCE 0
+        vmovdqu64 ymm23, [rdi + G_AADLEFT]
+        vpsubq  ymm23{k2}, ymm23, ymm30
+        vmovdqu64 [rdi + G_AADLEFT], ymm23
+        vmovdqu64 ymm23, [rdi + G_AAD]
+        vpaddq  ymm23{k2}, ymm23, ymm30
+        vmovdqu64 [rdi + G_AAD], ymm23
+        vmovdqu64 ymm23, [rdi + G_TEXTLEFT]
+        vpsubq  ymm23{k3}, ymm23, ymm30
+        vmovdqu64 [rdi + G_TEXTLEFT], ymm23
+        vmovdqu64 ymm23, [rdi + G_SRC]
+        vpaddq  ymm23{k3}, ymm23, ymm30
+        vmovdqu64 [rdi + G_SRC], ymm23
+        vmovdqu64 ymm23, [rdi + G_DST]
+        vpaddq  ymm23{k3}, ymm23, ymm30
+        vmovdqu64 [rdi + G_DST], ymm23
+%endmacro
+
+; qword opmask (2 bits per lane) of lane mask %2 (a 64-bit register) into %1 (a 64-bit register)
+%macro LANES_TO_QMASK 2
+        mov     %1, 0x55
+        pdep    %1, %2, %1
+        lea     %1, [%1 + 2 * %1]
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
+global mbgcmi_lanes_avx512:function hidden
+mbgcmi_lanes_avx512:
+        push    rbp
+        mov     rbp, rsp
+        push    rbx
+        push    r12
+        push    r13
+        push    r14
+        push    r15
+        sub     rsp, FRAME
+        and     rsp, -64
+
+        ; ---- round analysis over busy lanes ----
+        mov     eax, [rdi + G_ACTIVE]
+        mov     [rsp + F_ACT], eax
+        xor     edx, edx                        ; R
+        xor     r8d, r8d                        ; lanes with 10 rounds
+        xor     r9d, r9d                        ; lanes with 12 rounds
+%assign _l 0
+%rep 4
+        bt      eax, _l
+        jnc     ..@skip_r %+ _l
+        mov     ecx, [rdi + G_ROUNDS + 4 * _l]
+        cmp     ecx, edx
+        cmova   edx, ecx
+        lea     r10d, [r8 + (1 << _l)]
+        cmp     ecx, 10
+        cmove   r8d, r10d
+        lea     r10d, [r9 + (1 << _l)]
+        cmp     ecx, 12
+        cmove   r9d, r10d
+..@skip_r %+ _l:
+%assign _l _l + 1
+%endrep
+        mov     [rsp + F_R], edx
+        xor     ecx, ecx
+        cmp     edx, 10
+        cmove   r8d, ecx                        ; R == 10: nobody ends early at 10
+        cmp     edx, 12
+        cmovbe  r9d, ecx                        ; R <= 12: nobody ends early at 12
+        xor     r10d, r10d
+        test    r8d, r8d
+        setnz   r10b
+        mov     [rsp + F_H10], r10d
+        xor     r10d, r10d
+        test    r9d, r9d
+        setnz   r10b
+        mov     [rsp + F_H12], r10d
+        LANES_TO_QMASK r10, r8
+        mov     [rsp + F_K10], r10d
+        LANES_TO_QMASK r10, r9
+        mov     [rsp + F_K12], r10d
+
+        vmovdqa64 zmm18, [BSWAP64]
+        vmovdqa64 zmm19, [POLY64]
+        vmovdqu64 zmm16, [rdi + G_S]
+        vmovdqu64 zmm17, [rdi + G_CTR]
+        vpshufb zmm17, zmm17, zmm18
+
+        ; ---- E_K(J0) for newly entered lanes ----
+        mov     eax, [rdi + G_INIT]
+        and     eax, [rsp + F_ACT]
+        jz      .loop
+        vmovdqu64 zmm0, [rdi + G_EK0]
+        AES_X4  1
+        LANES_TO_QMASK r10, rax
+        kmovw   k1, r10d
+        vmovdqu64 [rdi + G_EK0]{k1}, zmm0
+        mov     dword [rdi + G_INIT], 0
+
+        ; ---- phase analysis ----
+.loop:
+        mov     eax, [rsp + F_ACT]
+        kmovw   k1, eax
+        vmovdqu64 ymm23, [rdi + G_AADLEFT]
+        vmovdqu64 ymm24, [rdi + G_TEXTLEFT]
+        vptestmq k2{k1}, ymm23, ymm23           ; lanes still in their AAD phase
+        vpblendmq ymm28{k2}, ymm24, ymm23       ; left = AAD ? aad_left : text_left
+        vptestnmq k3{k1}, ymm28, ymm28          ; lanes with nothing left: finish them
+        kortestw k3, k3
+        jnz     .finish
+        kmovw   edx, k2
+        andn    ecx, edx, eax                   ; text lanes
+        mov     [rsp + F_TEXT], ecx
+        mov     ebx, [rdi + G_DECRYPT]
+        andn    ebx, ebx, ecx                   ; encrypting text lanes
+        kmovw   k3, ecx
+        LANES_TO_QMASK r10, rcx
+        kmovw   k4, r10d
+        vpternlogq zmm25{k4}{z}, zmm25, zmm25, 0xFF
+        LANES_TO_QMASK r10, rbx
+        kmovw   k4, r10d
+        vpternlogq zmm26{k4}{z}, zmm26, zmm26, 0xFF
+        vpcmpuq k4{k1}, ymm28, [SIXTEEN_Q], 1   ; some lane has a partial block: K1 step
+        kortestw k4, k4
+        jnz     .k1
+        vpsrlq  ymm29, ymm28, 4                 ; full blocks to the boundary
+        knotw   k4, k1
+        vpternlogq ymm29{k4}, ymm29, ymm29, 0xFF ; idle lanes: no limit
+        vextracti32x4 xmm30, ymm29, 1
+        vpminuq xmm29, xmm29, xmm30
+        vpshufd xmm30, xmm29, 0x4e
+        vpminuq xmm29, xmm29, xmm30
+        vmovq   rcx, xmm29                      ; n = blocks every busy lane can take
+        cmp     rcx, 4
+        jb      .k1
+
+        ; ---- bulk: n >= 4 full blocks in every busy lane ----
+        mov     [rsp + F_NB], rcx
+        vmovdqu64 ymm23, [rdi + G_SRC]
+        vpblendmq ymm23{k2}, ymm23, [rdi + G_AAD] ; AAD lanes read their AAD
+        tzcnt   edx, eax                        ; first busy lane: idle lanes read its data
+        vpbroadcastq ymm24, rdx
+        vpermq  ymm24, ymm24, ymm23
+        knotw   k4, k1
+        vmovdqa64 ymm23{k4}, ymm24
+        vmovq   r8, xmm23
+        vpextrq r9, xmm23, 1
+        vextracti32x4 xmm24, ymm23, 1
+        vmovq   r10, xmm24
+        vpextrq r11, xmm24, 1
+        mov     r12, [rdi + G_DST]
+        mov     r13, [rdi + G_DST + 8]
+        mov     r14, [rdi + G_DST + 16]
+        mov     r15, [rdi + G_DST + 24]
+        mov     edx, [rsp + F_TEXT]             ; only text lanes store
+%assign _l 0
+%rep 4
+%assign _kk 4 + _l
+        bt      edx, _l
+        sbb     eax, eax
+        kmovw   k %+ _kk, eax
+%assign _l _l + 1
+%endrep
+        xor     esi, esi
+        vpandq  zmm27, zmm25, [CTR_ADD + 64 * 8]
+.bulk8:
+        cmp     rcx, 8
+        jb      .bulk4
+        ITER    8
+        sub     rcx, 8
+        jmp     .bulk8
+.bulk4:
+        cmp     rcx, 4
+        jb      .bulk_done
+        vpandq  zmm27, zmm25, [CTR_ADD + 64 * 4]
+        ITER    4
+        sub     rcx, 4
+.bulk_done:
+        mov     rax, [rsp + F_NB]
+        sub     rax, rcx
+        shl     rax, 4
+        vpbroadcastq ymm30, rax
+        ADVANCE
+        jmp     .loop
+
+        ; ---- K1: one block per lane, partial blocks masked ----
+.k1:
+        vpminuq ymm30, ymm28, [SIXTEEN_Q]       ; bytes each lane takes (idle: 0)
+        vmovq   rax, xmm30
+        vpextrq rbx, xmm30, 1
+        vextracti32x4 xmm31, ymm30, 1
+        vmovq   rcx, xmm31
+        vpextrq rdx, xmm31, 1
+        mov     r12d, 0xFFFF
+        bzhi    eax, r12d, eax                  ; byte masks of the four lanes
+        bzhi    ebx, r12d, ebx
+        bzhi    ecx, r12d, ecx
+        bzhi    edx, r12d, edx
+        kmovw   k4, eax
+        kmovw   k5, ebx
+        kmovw   k6, ecx
+        kmovw   k7, edx
+        vmovdqu64 ymm23, [rdi + G_SRC]
+        vpblendmq ymm23{k2}, ymm23, [rdi + G_AAD]
+        vmovq   r8, xmm23
+        vpextrq r9, xmm23, 1
+        vextracti32x4 xmm24, ymm23, 1
+        vmovq   r10, xmm24
+        vpextrq r11, xmm24, 1
+        vmovdqu8 xmm8{k4}{z}, [r8]
+        vmovdqu8 xmm28{k5}{z}, [r9]
+        vinserti32x4 zmm8, zmm8, xmm28, 1
+        vmovdqu8 xmm28{k6}{z}, [r10]
+        vinserti32x4 zmm8, zmm8, xmm28, 2
+        vmovdqu8 xmm28{k7}{z}, [r11]
+        vinserti32x4 zmm8, zmm8, xmm28, 3
+        ; the four masks side by side, restricted to text lanes: where key stream applies
+        shl     rbx, 16
+        shl     rcx, 32
+        shl     rdx, 48
+        or      rax, rbx
+        or      rax, rcx
+        or      rax, rdx
+        mov     r8d, [rsp + F_TEXT]
+        mov     r9, 0x0001000100010001
+        pdep    r9, r8, r9
+        imul    r9, r9, 0xFFFF                  ; 0xFFFF in each text lane's 16 bits
+        and     rax, r9
+        kmovq   k1, rax
+        vpmovm2b zmm29, k1
+        vpshufb zmm0, zmm17, zmm18
+        AES_X4  1
+        vpternlogq zmm0, zmm8, zmm29, 0x6C      ; output (zero past each lane's bytes)
+        vpternlogq zmm8, zmm0, zmm26, 0xD8      ; GHASH input
+        mov     r8, rax                         ; store masks (AES_X4 may have reused k1)
+        kmovw   k4, r8d
+        shr     r8, 16
+        kmovw   k5, r8d
+        shr     r8, 16
+        kmovw   k6, r8d
+        shr     r8, 16
+        kmovw   k7, r8d
+        mov     r12, [rdi + G_DST]
+        mov     r13, [rdi + G_DST + 8]
+        mov     r14, [rdi + G_DST + 16]
+        mov     r15, [rdi + G_DST + 24]
+        vmovdqu8 [r12]{k4}, xmm0
+        vextracti32x4 xmm28, zmm0, 1
+        vmovdqu8 [r13]{k5}, xmm28
+        vextracti32x4 xmm28, zmm0, 2
+        vmovdqu8 [r14]{k6}, xmm28
+        vextracti32x4 xmm28, zmm0, 3
+        vmovdqu8 [r15]{k7}, xmm28
+        GHASH_K 1
+        vpandq  zmm27, zmm25, [CTR_ADD + 64]
+        vpaddd  zmm17, zmm17, zmm27
+        ADVANCE
+        jmp     .loop
+
+        ; ---- finish: length block, tag ----
+.finish:
+        kmovw   ebx, k3                         ; finished lanes
+        vmovdqu64 zmm8, [rdi + G_LENBLK]
+        vpshufb zmm8, zmm8, zmm18
+        vpxorq  zmm8, zmm8, zmm16
+        GH_FIRST zmm8, 1
+        GH_REDUCE
+        vpshufb zmm0, zmm22, zmm18
+        vpxorq  zmm0, zmm0, [rdi + G_EK0]       ; T = E_K(J0) ^ S, per lane
+        mov     eax, [rdi + G_DECRYPT]
+        andn    r8d, eax, ebx                   ; encrypt lanes finishing
+        and     eax, ebx                        ; decrypt lanes finishing
+        mov     r12d, 0xFFFF
+%assign _l 0
+%rep 4
+        bt      r8d, _l
+        jnc     ..@no_tag %+ _l
+        mov     r9d, [rdi + G_TAGLEN + 4 * _l]
+        bzhi    r9d, r12d, r9d
+        kmovw   k4, r9d
+        mov     r10, [rdi + G_TAG + 8 * _l]
+%if _l == 0
+        vmovdqu8 [r10]{k4}, xmm0
+%else
+        vextracti32x4 xmm28, zmm0, _l
+        vmovdqu8 [r10]{k4}, xmm28
+%endif
+..@no_tag %+ _l:
+%assign _l _l + 1
+%endrep
+        vpcmpeqb k1, zmm0, [rdi + G_ETAG]       ; all 64 bytes at once, no early exit
+        kmovq   r9, k1
+        xor     r11d, r11d                      ; lanes whose tag failed
+%assign _l 0
+%rep 4
+        mov     r10d, [rdi + G_TAGLEN + 4 * _l]
+        bzhi    r10d, r12d, r10d                ; bytes that count
+        mov     rdx, r9
+        shr     rdx, 16 * _l
+        andn    edx, edx, r10d                  ; counted bytes that differ
+        neg     edx                             ; CF = (differ != 0)
+        sbb     edx, edx
+        and     edx, 1 << _l
+        or      r11d, edx
+%assign _l _l + 1
+%endrep
+        and     r11d, eax                       ; only decrypt lanes that finished
+        mov     edx, [rdi + G_AUTHFAIL]
+        andn    edx, eax, edx
+        or      edx, r11d
+        mov     [rdi + G_AUTHFAIL], edx
+        mov     eax, ebx
+
+        ; ---- exit: write back S and counters, clear everything ----
+        vmovdqu64 [rdi + G_S], zmm16
+        vpshufb zmm17, zmm17, zmm18
+        vmovdqu64 [rdi + G_CTR], zmm17
+        mov     edx, [rsp + F_H10]
+        or      edx, [rsp + F_H12]
+        jz      .clear
+        vpxord  zmm31, zmm31, zmm31
+%assign _l 0
+%rep 16
+        vmovdqa64 [rsp + 64 * _l], zmm31
+%assign _l _l + 1
+%endrep
+.clear:
+%assign _l 16
+%rep 16
+        vpxord  zmm %+ _l, zmm %+ _l, zmm %+ _l
+%assign _l _l + 1
+%endrep
+        vzeroall
+        lea     rsp, [rbp - 40]
+        pop     r15
+        pop     r14
+        pop     r13
+        pop     r12
+        pop     rbx
+        pop     rbp
+        ret
+
+section .note.GNU-stack noalloc noexec nowrite progbits
