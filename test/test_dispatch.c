@@ -1,0 +1,309 @@
+/*
+ * test_dispatch.c — CPU feature detection and arch selection (mb/cpu.c, mb/dispatch.c).
+ *
+ *   - mbgcmi_cpu_features() against two independent probes: the compiler's
+ *     __builtin_cpu_supports (libgcc/compiler-rt also check the OS-enabled XCR0 state) and the
+ *     kernel's /proc/cpuinfo flags; in a build without NASM it must be 0;
+ *   - arch names parse and print, unknown names give MBGCMI_ARCH_NONE;
+ *   - arch requirements nest, mbgcmi_arch_supported follows them, mbgcmi_arch_best is the
+ *     highest supported arch;
+ *   - the feature-mask hook: mask 0 leaves only generic (and keys stay byte-identical), partial
+ *     masks move the best arch down;
+ *   - the one-shot arch hook.
+ * MBGCM_ARCH itself (read once per process) is covered by test_dispatch_env.c.
+ */
+#include "test_util.h"
+
+struct feat {
+    unsigned bit;
+    const char *name;    /* for messages */
+    const char *cpuinfo; /* /proc/cpuinfo flag */
+};
+
+static int builtin_probe(unsigned bit)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_cpu_init();
+    switch (bit) {
+    case MBGCMI_F_SSSE3: return __builtin_cpu_supports("ssse3") != 0;
+    case MBGCMI_F_SSE41: return __builtin_cpu_supports("sse4.1") != 0;
+    case MBGCMI_F_AESNI: return __builtin_cpu_supports("aes") != 0;
+    case MBGCMI_F_PCLMUL: return __builtin_cpu_supports("pclmul") != 0;
+    case MBGCMI_F_AVX: return __builtin_cpu_supports("avx") != 0;
+    case MBGCMI_F_AVX2: return __builtin_cpu_supports("avx2") != 0;
+#if !defined(__clang__) /* clang 14 does not know these two names */
+    case MBGCMI_F_VAES: return __builtin_cpu_supports("vaes") != 0;
+    case MBGCMI_F_VPCLMUL: return __builtin_cpu_supports("vpclmulqdq") != 0;
+#endif
+    case MBGCMI_F_AVX512F: return __builtin_cpu_supports("avx512f") != 0;
+    case MBGCMI_F_AVX512BW: return __builtin_cpu_supports("avx512bw") != 0;
+    case MBGCMI_F_AVX512VL: return __builtin_cpu_supports("avx512vl") != 0;
+    case MBGCMI_F_BMI2: return __builtin_cpu_supports("bmi2") != 0;
+#if defined(MBGCMI_F_BMI1)
+    case MBGCMI_F_BMI1: return __builtin_cpu_supports("bmi") != 0;
+#endif
+    default: return -1;
+    }
+#else
+    (void)bit;
+    return -1;
+#endif
+}
+
+/* __builtin_cpu_supports answers 1/0, or -1 when the compiler lacks the name */
+static const struct feat feats[] = {
+    {MBGCMI_F_SSSE3, "ssse3", "ssse3"},          {MBGCMI_F_SSE41, "sse4.1", "sse4_1"},
+    {MBGCMI_F_AESNI, "aes", "aes"},              {MBGCMI_F_PCLMUL, "pclmul", "pclmulqdq"},
+    {MBGCMI_F_AVX, "avx", "avx"},                {MBGCMI_F_AVX2, "avx2", "avx2"},
+    {MBGCMI_F_VAES, "vaes", "vaes"},             {MBGCMI_F_VPCLMUL, "vpclmulqdq", "vpclmulqdq"},
+    {MBGCMI_F_AVX512F, "avx512f", "avx512f"},    {MBGCMI_F_AVX512BW, "avx512bw", "avx512bw"},
+    {MBGCMI_F_AVX512VL, "avx512vl", "avx512vl"}, {MBGCMI_F_BMI2, "bmi2", "bmi2"},
+#if defined(MBGCMI_F_BMI1)
+    {MBGCMI_F_BMI1, "bmi1", "bmi1"},
+#endif
+};
+#define NFEATS (sizeof feats / sizeof feats[0])
+
+/* 1/0 when /proc/cpuinfo's first "flags" line lists |flag|, -1 when unreadable */
+static int cpuinfo_has(const char *flag)
+{
+    static char flags[8192];
+    static int state; /* 0 unread, 1 read, -1 unavailable */
+    if (state == 0) {
+        state = -1;
+        FILE *f = fopen("/proc/cpuinfo", "r");
+        if (f != NULL) {
+            char line[8192];
+            while (fgets(line, sizeof line, f) != NULL) {
+                if (strncmp(line, "flags", 5) == 0) {
+                    const char *c = strchr(line, ':');
+                    if (c != NULL) {
+                        snprintf(flags, sizeof flags, " %s", c + 1);
+                        char *nl = strchr(flags, '\n');
+                        if (nl) *nl = ' ';
+                        else strcat(flags, " ");
+                        state = 1;
+                    }
+                    break;
+                }
+            }
+            fclose(f);
+        }
+    }
+    if (state < 0) {
+        return -1;
+    }
+    char pat[64];
+    snprintf(pat, sizeof pat, " %s ", flag);
+    return strstr(flags, pat) != NULL;
+}
+
+static void features_vs_independent_probe(void **state)
+{
+    (void)state;
+    const unsigned f = mbgcmi_cpu_features();
+    print_message("mbgcmi_cpu_features() = 0x%03x\n", f);
+    assert_int_equal(f, mbgcmi_cpu_features()); /* stable */
+#if !defined(MBGCM_HAVE_NASM)
+    assert_int_equal(f, 0); /* portable build: no probe, only generic */
+    for (size_t i = 0; i < NFEATS; i++) {
+        print_message("  %-10s lib=0 (portable build) builtin=%d cpuinfo=%d\n", feats[i].name,
+                      builtin_probe(feats[i].bit), cpuinfo_has(feats[i].cpuinfo));
+    }
+#else
+    int compared = 0;
+    for (size_t i = 0; i < NFEATS; i++) {
+        const int lib = (f & feats[i].bit) != 0;
+        const int b = builtin_probe(feats[i].bit), c = cpuinfo_has(feats[i].cpuinfo);
+        print_message("  %-10s lib=%d builtin=%d cpuinfo=%d\n", feats[i].name, lib, b, c);
+        if (b >= 0) {
+            TU_CHECK(lib == b, "%s: library says %d, __builtin_cpu_supports says %d",
+                     feats[i].name, lib, b);
+            compared++;
+        }
+        if (c >= 0) {
+            TU_CHECK(lib == c, "%s: library says %d, /proc/cpuinfo says %d", feats[i].name, lib,
+                     c);
+            compared++;
+        }
+    }
+    assert_true(compared >= (int)NFEATS); /* every bit was compared with something */
+    /* the implications the library encodes */
+    if (f & (MBGCMI_F_AVX2 | MBGCMI_F_VAES | MBGCMI_F_VPCLMUL)) {
+        assert_true(f & MBGCMI_F_AVX);
+    }
+    if (f & (MBGCMI_F_AVX512F | MBGCMI_F_AVX512BW | MBGCMI_F_AVX512VL)) {
+        assert_true(f & MBGCMI_F_AVX);
+    }
+#endif
+    unsigned known = 0;
+    for (size_t i = 0; i < NFEATS; i++) {
+        known |= feats[i].bit;
+    }
+    TU_CHECK((f & ~known) == 0, "feature bits 0x%x are unknown to this test: add them to feats[]",
+             f & ~known);
+}
+
+static void arch_names(void **state)
+{
+    (void)state;
+    static const char *const want[MBGCMI_ARCH_COUNT] = {"generic", "aesni", "avx2", "avx512"};
+    assert_int_equal(MBGCMI_ARCH_GENERIC, 0);
+    for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
+        assert_non_null(mbgcmi_arch_name(a));
+        assert_string_equal(mbgcmi_arch_name(a), want[a]);
+        assert_int_equal(mbgcmi_arch_parse(want[a]), a);
+        assert_int_equal(mbgcmi_arch_parse(mbgcmi_arch_name(a)), a);
+    }
+    const int best = mbgcmi_arch_best();
+    assert_int_equal(mbgcmi_arch_parse("auto"), best);
+    assert_int_equal(mbgcmi_arch_parse(""), best);
+    assert_int_equal(mbgcmi_arch_parse(NULL), best);
+    static const char *const unknown[] = {"bogus", "avx", "avx-512", "generic2", "aesni ",
+                                          " aesni", "none", "sse", "autox"};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        TU_CHECK(mbgcmi_arch_parse(unknown[i]) == MBGCMI_ARCH_NONE, "parse(\"%s\") = %d",
+                 unknown[i], mbgcmi_arch_parse(unknown[i]));
+    }
+    static const int bad[] = {MBGCMI_ARCH_NONE, MBGCMI_ARCH_COUNT, 100, -100};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *n = mbgcmi_arch_name(bad[i]);
+        assert_non_null(n);
+        for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
+            assert_string_not_equal(n, want[a]);
+        }
+    }
+}
+
+static void arch_support_and_best(void **state)
+{
+    (void)state;
+    const unsigned f = mbgcmi_cpu_features();
+    (void)f; /* unused in a build without NASM */
+    assert_int_equal(mbgcmi_arch_requires(MBGCMI_ARCH_GENERIC), 0);
+    assert_true(mbgcmi_arch_supported(MBGCMI_ARCH_GENERIC));
+    assert_false(mbgcmi_arch_supported(MBGCMI_ARCH_NONE));
+    assert_false(mbgcmi_arch_supported(MBGCMI_ARCH_COUNT));
+    assert_false(mbgcmi_arch_supported(-2));
+    for (int a = 1; a < MBGCMI_ARCH_COUNT; a++) {
+        const unsigned lo = mbgcmi_arch_requires(a - 1), hi = mbgcmi_arch_requires(a);
+        TU_CHECK((lo & hi) == lo && lo != hi, "requirements of %s do not contain %s's",
+                 mbgcmi_arch_name(a), mbgcmi_arch_name(a - 1));
+    }
+    assert_true(mbgcmi_arch_requires(MBGCMI_ARCH_AESNI) & MBGCMI_F_AESNI);
+    assert_true(mbgcmi_arch_requires(MBGCMI_ARCH_AESNI) & MBGCMI_F_PCLMUL);
+    assert_true(mbgcmi_arch_requires(MBGCMI_ARCH_AVX2) & MBGCMI_F_VAES);
+    assert_true(mbgcmi_arch_requires(MBGCMI_ARCH_AVX512) & MBGCMI_F_AVX512F);
+    int highest = -1;
+    for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
+        const unsigned need = mbgcmi_arch_requires(a);
+#if defined(MBGCM_HAVE_NASM)
+        const int expect = (f & need) == need;
+#else
+        const int expect = a == MBGCMI_ARCH_GENERIC;
+#endif
+        TU_CHECK(mbgcmi_arch_supported(a) == expect, "supported(%s) = %d, expected %d",
+                 mbgcmi_arch_name(a), mbgcmi_arch_supported(a), expect);
+        print_message("  %-8s requires 0x%03x supported %d\n", mbgcmi_arch_name(a), need,
+                      mbgcmi_arch_supported(a));
+        if (mbgcmi_arch_supported(a)) {
+            highest = a;
+        }
+    }
+    assert_int_equal(mbgcmi_arch_best(), highest);
+    print_message("best arch: %s\n", mbgcmi_arch_name(highest));
+}
+
+static void feature_mask_hook(void **state)
+{
+    (void)state;
+    const unsigned full = mbgcmi_cpu_features();
+    const int best = mbgcmi_arch_best();
+    uint8_t raw[32];
+    for (int i = 0; i < 32; i++) raw[i] = (uint8_t)(i * 7 + 1);
+    mbgcm_key before, after;
+    assert_int_equal(mbgcm_key_init(&before, raw, 32), MBGCM_OK);
+
+    mbgcmi_cpu_features_mask(0);
+    assert_int_equal(mbgcmi_cpu_features(), 0);
+    for (int a = 1; a < MBGCMI_ARCH_COUNT; a++) {
+        TU_CHECK(!mbgcmi_arch_supported(a), "mask 0: %s still supported", mbgcmi_arch_name(a));
+    }
+    assert_true(mbgcmi_arch_supported(MBGCMI_ARCH_GENERIC));
+    assert_int_equal(mbgcmi_arch_best(), MBGCMI_ARCH_GENERIC);
+    assert_int_equal(mbgcmi_arch_parse("auto"), MBGCMI_ARCH_GENERIC);
+    /* key setup takes the portable path now, and the bytes are the same */
+    assert_int_equal(mbgcm_key_init(&after, raw, 32), MBGCM_OK);
+    TU_MEM_EQ(&after, &before, sizeof after, "key_init under mask 0");
+    /* and the generic one-shot path works */
+    mbgcmi_set_oneshot_arch(MBGCMI_ARCH_GENERIC);
+    uint8_t iv[12] = {1, 2, 3}, pt[33] = {4, 5, 6}, ct[33], tag[16], rct[33], rtag[16];
+    assert_int_equal(mbgcm_encrypt(&after, iv, 12, NULL, 0, pt, 33, ct, tag, 16), MBGCM_OK);
+    tu_ossl_gcm_encrypt(raw, 32, iv, 12, NULL, 0, pt, 33, rct, rtag, 16);
+    TU_MEM_EQ(ct, rct, 33, "generic under mask 0");
+    TU_MEM_EQ(tag, rtag, 16, "generic tag under mask 0");
+
+    /* hide AVX-512 only: best drops to avx2 (when avx2 is there) */
+    mbgcmi_cpu_features_mask(~MBGCMI_F_AVX512F);
+    assert_false(mbgcmi_arch_supported(MBGCMI_ARCH_AVX512));
+    if (best == MBGCMI_ARCH_AVX512) {
+        assert_int_equal(mbgcmi_arch_best(), MBGCMI_ARCH_AVX2);
+    }
+    /* exactly the aesni features */
+    mbgcmi_cpu_features_mask(mbgcmi_arch_requires(MBGCMI_ARCH_AESNI));
+    assert_int_equal(mbgcmi_cpu_features(), full & mbgcmi_arch_requires(MBGCMI_ARCH_AESNI));
+    assert_int_equal(mbgcmi_arch_best(),
+                     best >= MBGCMI_ARCH_AESNI ? MBGCMI_ARCH_AESNI : MBGCMI_ARCH_GENERIC);
+    assert_false(mbgcmi_arch_supported(MBGCMI_ARCH_AVX2));
+    if (best >= MBGCMI_ARCH_AESNI) {
+        assert_int_equal(mbgcm_key_init(&after, raw, 32), MBGCM_OK);
+        TU_MEM_EQ(&after, &before, sizeof after, "key_init under the aesni mask");
+    }
+
+    mbgcmi_cpu_features_mask(~0u);
+    assert_int_equal(mbgcmi_cpu_features(), full);
+    assert_int_equal(mbgcmi_arch_best(), best);
+    mbgcm_key_wipe(&before);
+    mbgcm_key_wipe(&after);
+}
+
+static void oneshot_hook(void **state)
+{
+    (void)state;
+    uint8_t raw[16] = {9}, iv[12] = {0}, out[16], tag[16];
+    mbgcm_key k;
+    assert_int_equal(mbgcm_key_init(&k, raw, 16), MBGCM_OK);
+    for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
+        if (!mbgcmi_arch_supported(a)) {
+            continue;
+        }
+        mbgcmi_set_oneshot_arch(a);
+        assert_int_equal(mbgcmi_oneshot_arch(), a);
+        assert_int_equal(mbgcm_encrypt(&k, iv, 12, NULL, 0, raw, 16, out, tag, 16), MBGCM_OK);
+        assert_non_null(mbgcmi_gcm_ops_for(a));
+    }
+    mbgcmi_set_oneshot_arch(MBGCMI_ARCH_NONE);
+    assert_int_equal(mbgcmi_oneshot_arch(), MBGCMI_ARCH_NONE);
+    memset(out, 0x3C, sizeof out);
+    memset(tag, 0x3C, sizeof tag);
+    assert_int_equal(mbgcm_encrypt(&k, iv, 12, NULL, 0, raw, 16, out, tag, 16),
+                     MBGCM_ERR_UNSUPPORTED);
+    assert_int_equal(mbgcm_decrypt(&k, iv, 12, NULL, 0, raw, 16, out, tag, 16),
+                     MBGCM_ERR_UNSUPPORTED);
+    assert_true(tu_all_byte(out, 16, 0x3C) && tu_all_byte(tag, 16, 0x3C));
+    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    mbgcm_key_wipe(&k);
+}
+
+int main(void)
+{
+    tu_seed();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(features_vs_independent_probe),
+        cmocka_unit_test(arch_names),
+        cmocka_unit_test(arch_support_and_best),
+        cmocka_unit_test(feature_mask_hook),
+        cmocka_unit_test(oneshot_hook),
+    };
+    return cmocka_run_group_tests_name("dispatch", tests, NULL, NULL) ? 1 : 0;
+}

@@ -1,0 +1,118 @@
+/*
+ * test_dispatch_env.c — the MBGCM_ARCH environment variable, read once per process by the
+ * one-shot API. ctest registers this program several times with different environments
+ * (test/CMakeLists.txt); the argument says what to expect:
+ *   unsupported  MBGCM_ARCH names no arch (e.g. "bogus"): encrypt and decrypt return
+ *                MBGCM_ERR_UNSUPPORTED and write nothing; key setup still works
+ *   generic      MBGCM_ARCH=generic: the generic arch runs and gives correct results
+ *   best         MBGCM_ARCH=auto or unset: the best supported arch
+ *   named        MBGCM_ARCH names an arch: that arch when supported, else UNSUPPORTED
+ *   mask-avx512  MBGCM_ARCH=avx512 with AVX-512 hidden through the feature-mask hook before
+ *                first use: UNSUPPORTED (never a crash, never a silent fallback)
+ * Every mode then changes MBGCM_ARCH and checks that the choice did not move.
+ */
+#include "test_util.h"
+
+static const char *mode;
+
+static const uint8_t raw[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
+                                0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c};
+static const uint8_t iv[12] = {0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad,
+                               0xde, 0xca, 0xf8, 0x88};
+
+/* Encrypt/decrypt 100 bytes; with want_ok they must match OpenSSL, else return
+   UNSUPPORTED and leave every output byte alone. */
+static void exercise(int want_ok, const char *ctx)
+{
+    mbgcm_key k;
+    assert_int_equal(mbgcm_key_init(&k, raw, sizeof raw), MBGCM_OK); /* never arch-gated */
+    uint8_t pt[100], ct[100], tag[16], rct[100], rtag[16], out[100];
+    uint8_t aad[7] = {1, 2, 3, 4, 5, 6, 7};
+    for (int i = 0; i < 100; i++) pt[i] = (uint8_t)(3 * i);
+    tu_ossl_gcm_encrypt(raw, 16, iv, 12, aad, 7, pt, 100, rct, rtag, 16);
+    memset(ct, 0x77, sizeof ct);
+    memset(tag, 0x77, sizeof tag);
+    int s = mbgcm_encrypt(&k, iv, 12, aad, 7, pt, 100, ct, tag, 16);
+    if (want_ok) {
+        TU_CHECK(s == MBGCM_OK, "%s: encrypt status %d", ctx, s);
+        TU_MEM_EQ(ct, rct, 100, "%s: ciphertext", ctx);
+        TU_MEM_EQ(tag, rtag, 16, "%s: tag", ctx);
+    } else {
+        TU_CHECK(s == MBGCM_ERR_UNSUPPORTED, "%s: encrypt status %d (%s)", ctx, s,
+                 mbgcm_strerror(s));
+        TU_CHECK(tu_all_byte(ct, 100, 0x77) && tu_all_byte(tag, 16, 0x77), "%s: wrote", ctx);
+    }
+    memset(out, 0x77, sizeof out);
+    s = mbgcm_decrypt(&k, iv, 12, aad, 7, rct, 100, out, rtag, 16);
+    if (want_ok) {
+        TU_CHECK(s == MBGCM_OK, "%s: decrypt status %d", ctx, s);
+        TU_MEM_EQ(out, pt, 100, "%s: plaintext", ctx);
+    } else {
+        TU_CHECK(s == MBGCM_ERR_UNSUPPORTED, "%s: decrypt status %d (%s)", ctx, s,
+                 mbgcm_strerror(s));
+        TU_CHECK(tu_all_byte(out, 100, 0x77), "%s: decrypt wrote", ctx);
+    }
+    mbgcm_key_wipe(&k);
+}
+
+static void env_arch(void **state)
+{
+    (void)state;
+    const char *env = getenv("MBGCM_ARCH");
+    print_message("mode %s, MBGCM_ARCH=%s%s%s, best arch here %s\n", mode, env ? "\"" : "",
+                  env ? env : "(unset)", env ? "\"" : "", mbgcmi_arch_name(mbgcmi_arch_best()));
+    int want; /* expected one-shot arch, MBGCMI_ARCH_NONE for unsupported */
+    if (strcmp(mode, "unsupported") == 0) {
+        assert_non_null(env);
+        assert_int_equal(mbgcmi_arch_parse(env), MBGCMI_ARCH_NONE); /* registration sanity */
+        want = MBGCMI_ARCH_NONE;
+    } else if (strcmp(mode, "generic") == 0) {
+        assert_non_null(env);
+        assert_string_equal(env, "generic");
+        want = MBGCMI_ARCH_GENERIC;
+    } else if (strcmp(mode, "best") == 0) {
+        assert_true(env == NULL || strcmp(env, "auto") == 0 || env[0] == '\0');
+        want = mbgcmi_arch_best();
+    } else if (strcmp(mode, "named") == 0) {
+        assert_non_null(env);
+        const int a = mbgcmi_arch_parse(env);
+        assert_true(a >= 0 && a < MBGCMI_ARCH_COUNT);
+        assert_string_equal(mbgcmi_arch_name(a), env);
+        want = mbgcmi_arch_supported(a) ? a : MBGCMI_ARCH_NONE;
+    } else if (strcmp(mode, "mask-avx512") == 0) {
+        assert_non_null(env);
+        assert_string_equal(env, "avx512");
+        /* hide AVX-512 before anything reads the arch */
+        mbgcmi_cpu_features_mask(~(MBGCMI_F_AVX512F | MBGCMI_F_AVX512BW | MBGCMI_F_AVX512VL));
+        assert_false(mbgcmi_arch_supported(MBGCMI_ARCH_AVX512));
+        want = MBGCMI_ARCH_NONE;
+    } else {
+        fail_msg("unknown mode %s", mode);
+        return;
+    }
+    print_message("expecting the one-shot arch to be %s\n", mbgcmi_arch_name(want));
+
+    /* the first one-shot call reads MBGCM_ARCH */
+    exercise(want != MBGCMI_ARCH_NONE, "first calls");
+    assert_int_equal(mbgcmi_oneshot_arch(), want);
+
+    /* read once: changing the variable now changes nothing */
+    setenv("MBGCM_ARCH", want == MBGCMI_ARCH_NONE ? "generic" : "bogus", 1);
+    exercise(want != MBGCMI_ARCH_NONE, "after setenv");
+    assert_int_equal(mbgcmi_oneshot_arch(), want);
+    unsetenv("MBGCM_ARCH");
+    assert_int_equal(mbgcmi_oneshot_arch(), want);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s unsupported|generic|best|named|mask-avx512\n", argv[0]);
+        return 2;
+    }
+    mode = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(env_arch),
+    };
+    return cmocka_run_group_tests_name("dispatch_env", tests, NULL, NULL) ? 1 : 0;
+}
