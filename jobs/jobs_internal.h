@@ -36,6 +36,10 @@ struct mbgcm_mgr {
 /* Test hooks. */
 void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx);
 void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len);
+/* Called with each job's J0 as it enters a lane; may rewrite it (lane path only, so set the
+   single-stream threshold to UINT64_MAX when using it). */
+void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job *job,
+                                                    uint8_t j0[16]), void *ctx);
 /* Default lanes for an arch (measured; see docs/design.md). */
 unsigned mbgcmi_default_lanes(int arch);
 

@@ -132,6 +132,13 @@ void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
     m->single_min_len = len;
 }
 
+void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job *job,
+                                                    uint8_t j0[16]), void *ctx)
+{
+    m->lanes.j0_hook = fn;
+    m->lanes.j0_ctx = ctx;
+}
+
 /* ---- scheduling ---------------------------------------------------------------------------- */
 
 static void run_all_groups(mbgcm_mgr *m, enum mbgcmi_run_cause why)

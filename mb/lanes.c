@@ -53,7 +53,7 @@ static void group_reset(struct mbgcmi_group *g)
 void mbgcmi_lanes_init(struct mbgcmi_lanes *L, struct mbgcmi_group *groups, unsigned ngroups,
                        const struct mbgcmi_lane_ops *ops)
 {
-    memset(L, 0, sizeof *L);
+    memset(L, 0, sizeof *L); /* also clears the test hook */
     L->g = groups;
     L->ngroups = ngroups;
     L->ops = ops;
@@ -106,6 +106,9 @@ void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64
         li->key = job->key;
     }
     mbgcmi_gcm_j0(L->ops->single, k, job->iv, job->iv_len, g->ek0[s]);
+    if (L->j0_hook != NULL) {
+        L->j0_hook(L->j0_ctx, job, g->ek0[s]);
+    }
     memcpy(g->ctr[s], g->ek0[s], 16);
     mbgcmi_inc32(g->ctr[s]);
     memset(g->s[s], 0, 16);

@@ -128,6 +128,9 @@ struct mbgcmi_lanes {
     const struct mbgcmi_lane_ops *ops;
     struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
     uint64_t kernel_calls[MBGCMI_GL];     /* by busy lanes of the group: 1..4 */
+    /* test hook: may rewrite J0 when a job enters a lane (counter-wrap tests) */
+    void (*j0_hook)(void *ctx, const mbgcm_job *job, uint8_t j0[16]);
+    void *j0_ctx;
     uint64_t runs[MBGCMI_RUN_CAUSES];
     uint64_t auth_failures;
 };
