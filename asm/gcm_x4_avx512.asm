@@ -79,11 +79,6 @@ SIXTEEN_Q:      times 4 dq 16
 ; stack frame (rsp 64-byte aligned)
 %define SP10    0               ; 8 x 64: VAESENCLAST at round 10, for 10-round lanes
 %define SP12    512             ; 8 x 64: at round 12, for 12-round lanes
-%define F_R     1024            ; dword: rounds of the longest busy key
-%define F_H10   1028            ; dword: some busy lane ends at round 10 < R
-%define F_H12   1032            ; dword: some busy lane ends at round 12 < R
-%define F_K10   1036            ; word: qword opmask of those lanes
-%define F_K12   1040            ; word
 %define F_ACT   1044            ; dword: busy lanes
 %define F_TEXT  1048            ; dword: text lanes of the current step
 %define F_NB    1056            ; qword: blocks of the current bulk step
@@ -107,9 +102,9 @@ section .text
 %endrep
 %assign _ar _ar + 1
 %endrep
-        cmp     dword [rsp + F_R], 10
+        cmp     dword [rdi + G_RMAX], 10
         je      %%last10
-        cmp     dword [rsp + F_H10], 0
+        cmp     word [rdi + G_K10Q], 0
         je      %%r10
 %assign _aj 0
 %rep %1
@@ -127,9 +122,9 @@ section .text
 %endrep
 %assign _ar _ar + 1
 %endrep
-        cmp     dword [rsp + F_R], 12
+        cmp     dword [rdi + G_RMAX], 12
         je      %%last12
-        cmp     dword [rsp + F_H12], 0
+        cmp     word [rdi + G_K12Q], 0
         je      %%r12
 %assign _aj 0
 %rep %1
@@ -152,9 +147,9 @@ section .text
         vaesenclast zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * 14]
 %assign _aj _aj + 1
 %endrep
-        cmp     dword [rsp + F_H12], 0
+        cmp     word [rdi + G_K12Q], 0
         je      %%m10
-        kmovw   k1, [rsp + F_K12]
+        kmovw   k1, [rdi + G_K12Q]
 %assign _aj 0
 %rep %1
         vmovdqa64 zmm %+ _aj {k1}, [rsp + SP12 + 64 * _aj]
@@ -168,9 +163,9 @@ section .text
 %assign _aj _aj + 1
 %endrep
 %%m10:
-        cmp     dword [rsp + F_H10], 0
+        cmp     word [rdi + G_K10Q], 0
         je      %%done
-        kmovw   k1, [rsp + F_K10]
+        kmovw   k1, [rdi + G_K10Q]
 %assign _aj 0
 %rep %1
         vmovdqa64 zmm %+ _aj {k1}, [rsp + SP10 + 64 * _aj]
@@ -246,6 +241,8 @@ section .text
 
 ; ---- one bulk iteration: K (8 or 4) full blocks per lane ------------------------------------
 %macro ITER 1
+        cmp     dword [rsp + F_TEXT], 0
+        je      %%no_text                       ; AAD-only step: no key stream needed
 %assign _ij 0
 %rep %1
         vpaddd  zmm %+ _ij, zmm17, [CTR_ADD + 64 * _ij]
@@ -253,6 +250,8 @@ section .text
 %assign _ij _ij + 1
 %endrep
         vpaddd  zmm17, zmm17, zmm27                     ; text lanes: counter += K
+        AES_X4 %1
+%%no_text:
 %assign _ih 0
 %rep (%1) / 4
         vmovdqu64 zmm28, [r8 + rsi + 64 * _ih]
@@ -266,7 +265,6 @@ section .text
         TRANSPOSE4 zmm28, zmm29, zmm30, zmm31, zmm %+ _d0, zmm %+ _d1, zmm %+ _d2, zmm %+ _d3
 %assign _ih _ih + 1
 %endrep
-        AES_X4 %1
 %assign _ij 0
 %rep %1
 %assign _id 8 + _ij
@@ -330,46 +328,9 @@ mbgcmi_lanes_avx512:
         sub     rsp, FRAME
         and     rsp, -64
 
-        ; ---- round analysis over busy lanes ----
         mov     eax, [rdi + G_ACTIVE]
         mov     [rsp + F_ACT], eax
-        xor     edx, edx                        ; R
-        xor     r8d, r8d                        ; lanes with 10 rounds
-        xor     r9d, r9d                        ; lanes with 12 rounds
-%assign _l 0
-%rep 4
-        bt      eax, _l
-        jnc     ..@skip_r %+ _l
-        mov     ecx, [rdi + G_ROUNDS + 4 * _l]
-        cmp     ecx, edx
-        cmova   edx, ecx
-        lea     r10d, [r8 + (1 << _l)]
-        cmp     ecx, 10
-        cmove   r8d, r10d
-        lea     r10d, [r9 + (1 << _l)]
-        cmp     ecx, 12
-        cmove   r9d, r10d
-..@skip_r %+ _l:
-%assign _l _l + 1
-%endrep
-        mov     [rsp + F_R], edx
-        xor     ecx, ecx
-        cmp     edx, 10
-        cmove   r8d, ecx                        ; R == 10: nobody ends early at 10
-        cmp     edx, 12
-        cmovbe  r9d, ecx                        ; R <= 12: nobody ends early at 12
-        xor     r10d, r10d
-        test    r8d, r8d
-        setnz   r10b
-        mov     [rsp + F_H10], r10d
-        xor     r10d, r10d
-        test    r9d, r9d
-        setnz   r10b
-        mov     [rsp + F_H12], r10d
-        LANES_TO_QMASK r10, r8
-        mov     [rsp + F_K10], r10d
-        LANES_TO_QMASK r10, r9
-        mov     [rsp + F_K12], r10d
+        ; (round structure of the busy lanes: G_RMAX / G_K10Q / G_K12Q, kept by the manager)
 
         vmovdqa64 zmm18, [BSWAP64]
         vmovdqa64 zmm19, [POLY64]
@@ -519,8 +480,11 @@ mbgcmi_lanes_avx512:
         and     rax, r9
         kmovq   k1, rax
         vpmovm2b zmm29, k1
+        test    rax, rax
+        jz      .k1_no_text                     ; AAD-only step: M = 0, key stream unused
         vpshufb zmm0, zmm17, zmm18
         AES_X4  1
+.k1_no_text:
         vpternlogq zmm0, zmm8, zmm29, 0x6C      ; output (zero past each lane's bytes)
         vpternlogq zmm8, zmm0, zmm26, 0xD8      ; GHASH input
         mov     r8, rax                         ; store masks (AES_X4 may have reused k1)
@@ -561,41 +525,43 @@ mbgcmi_lanes_avx512:
         mov     eax, [rdi + G_DECRYPT]
         andn    r8d, eax, ebx                   ; encrypt lanes finishing
         and     eax, ebx                        ; decrypt lanes finishing
-        mov     r12d, 0xFFFF
-%assign _l 0
-%rep 4
-        bt      r8d, _l
-        jnc     ..@no_tag %+ _l
-        mov     r9d, [rdi + G_TAGLEN + 4 * _l]
-        bzhi    r9d, r12d, r9d
-        kmovw   k4, r9d
-        mov     r10, [rdi + G_TAG + 8 * _l]
-%if _l == 0
-        vmovdqu8 [r10]{k4}, xmm0
-%else
-        vextracti32x4 xmm28, zmm0, _l
-        vmovdqu8 [r10]{k4}, xmm28
-%endif
-..@no_tag %+ _l:
-%assign _l _l + 1
-%endrep
-        vpcmpeqb k1, zmm0, [rdi + G_ETAG]       ; all 64 bytes at once, no early exit
-        kmovq   r9, k1
-        xor     r11d, r11d                      ; lanes whose tag failed
-%assign _l 0
-%rep 4
-        mov     r10d, [rdi + G_TAGLEN + 4 * _l]
-        bzhi    r10d, r12d, r10d                ; bytes that count
-        mov     rdx, r9
-        shr     rdx, 16 * _l
-        andn    edx, edx, r10d                  ; counted bytes that differ
-        neg     edx                             ; CF = (differ != 0)
-        sbb     edx, edx
-        and     edx, 1 << _l
+        mov     r9, 0x0001000100010001
+        pdep    r10, r8, r9
+        imul    r10, r10, 0xFFFF
+        and     r10, [rdi + G_TAGMASK]          ; tag bytes to write, four lanes side by side
+        kmovw   k4, r10d                        ; (lanes not finishing encrypt: mask 0)
+        shr     r10, 16
+        kmovw   k5, r10d
+        shr     r10, 16
+        kmovw   k6, r10d
+        shr     r10, 16
+        kmovw   k7, r10d
+        mov     r12, [rdi + G_TAG]
+        mov     r13, [rdi + G_TAG + 8]
+        mov     r14, [rdi + G_TAG + 16]
+        mov     r15, [rdi + G_TAG + 24]
+        vmovdqu8 [r12]{k4}, xmm0
+        vextracti32x4 xmm28, zmm0, 1
+        vmovdqu8 [r13]{k5}, xmm28
+        vextracti32x4 xmm28, zmm0, 2
+        vmovdqu8 [r14]{k6}, xmm28
+        vextracti32x4 xmm28, zmm0, 3
+        vmovdqu8 [r15]{k7}, xmm28
+        ; decrypt: all 64 bytes compared at once; a lane fails if a counted byte differs
+        pdep    r10, rax, r9
+        imul    r10, r10, 0xFFFF
+        and     r10, [rdi + G_TAGMASK]          ; counted bytes of finishing decrypt lanes
+        kmovq   k2, r10
+        vpcmpeqb k1, zmm0, [rdi + G_ETAG]
+        kandnq  k2, k1, k2                      ; counted bytes that differ
+        vpmovm2b zmm28, k2
+        vptestmq k3, zmm28, zmm28               ; qwords with a difference
+        kmovw   r11d, k3
+        mov     edx, r11d
+        shr     edx, 1
         or      r11d, edx
-%assign _l _l + 1
-%endrep
-        and     r11d, eax                       ; only decrypt lanes that finished
+        mov     edx, 0x55
+        pext    r11d, r11d, edx                 ; lanes whose tag failed
         mov     edx, [rdi + G_AUTHFAIL]
         andn    edx, eax, edx
         or      edx, r11d
@@ -606,8 +572,8 @@ mbgcmi_lanes_avx512:
         vmovdqu64 [rdi + G_S], zmm16
         vpshufb zmm17, zmm17, zmm18
         vmovdqu64 [rdi + G_CTR], zmm17
-        mov     edx, [rsp + F_H10]
-        or      edx, [rsp + F_H12]
+        mov     edx, [rdi + G_K10Q]                ; k10q | k12q << 16: were spills used?
+        test    edx, edx
         jz      .clear
         vpxord  zmm31, zmm31, zmm31
 %assign _l 0

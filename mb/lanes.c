@@ -83,8 +83,19 @@ static int tables_cached(const struct mbgcmi_group *g, int s, const struct mbgcm
                          const mbgcm_key *key)
 {
     const struct mbgcmi_key *k = mbgcmi_key_c(key);
-    return li->key == key && g->rounds[s] == k->rounds &&
-           mbgcmi_ct_equal(g->hp[0][s], k->hpow[MBGCMI_HIDX(1)], 16);
+    if (li->key != key || g->rounds[s] != k->rounds) {
+        return 0;
+    }
+    uint64_t a[2];
+    memcpy(a, g->hp[0][s], 16);
+    return ((a[0] ^ k->hpow[MBGCMI_HIDX(1)][0]) | (a[1] ^ k->hpow[MBGCMI_HIDX(1)][1])) == 0;
+}
+
+/* Busy lanes of a 4-bit mask (lane masks are public; no popcnt instruction needed). */
+static unsigned lanes_in(unsigned m)
+{
+    static const uint8_t n[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    return n[m & 15];
 }
 
 void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64_t t_submit)
@@ -95,8 +106,8 @@ void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64
     const struct mbgcmi_key *k = mbgcmi_key_c(job->key);
 
     if (!tables_cached(g, s, li, job->key)) {
-        for (unsigned r = 0; r <= k->rounds; r++) {
-            memcpy(g->rk[r][s], k->rk[r], 16);
+        for (unsigned r = 0; r <= MBGCMI_MAX_ROUNDS; r++) { /* fixed count: unrolled; rows */
+            memcpy(g->rk[r][s], k->rk[r], 16);                /* past `rounds` are zero */
         }
         for (int p = 1; p <= MBGCMI_GHP; p++) {
             memcpy(g->hp[p - 1][s], k->hpow[MBGCMI_HIDX(p)], 16);
@@ -105,12 +116,27 @@ void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64
         g->rounds[s] = k->rounds;
         li->key = job->key;
     }
-    mbgcmi_gcm_j0(L->ops->single, k, job->iv, job->iv_len, g->ek0[s]);
-    if (L->j0_hook != NULL) {
-        L->j0_hook(L->j0_ctx, job, g->ek0[s]);
+    if (job->iv_len == 12 && L->j0_hook == NULL) {
+        /* J0 = IV || 00 00 00 01 and the first counter IV || 00 00 00 02, built in registers:
+           writing J0 and reading it back would stall on store forwarding */
+        uint64_t lo;
+        uint32_t w2;
+        memcpy(&lo, job->iv, 8);
+        memcpy(&w2, job->iv + 8, 4);
+        const uint64_t hi_j0 = w2 | ((uint64_t)0x01000000u << 32);
+        const uint64_t hi_ctr = w2 | ((uint64_t)0x02000000u << 32);
+        memcpy(g->ek0[s], &lo, 8);
+        memcpy(g->ek0[s] + 8, &hi_j0, 8);
+        memcpy(g->ctr[s], &lo, 8);
+        memcpy(g->ctr[s] + 8, &hi_ctr, 8);
+    } else {
+        mbgcmi_gcm_j0(L->ops->single, k, job->iv, job->iv_len, g->ek0[s]);
+        if (L->j0_hook != NULL) {
+            L->j0_hook(L->j0_ctx, job, g->ek0[s]);
+        }
+        memcpy(g->ctr[s], g->ek0[s], 16);
+        mbgcmi_inc32(g->ctr[s]);
     }
-    memcpy(g->ctr[s], g->ek0[s], 16);
-    mbgcmi_inc32(g->ctr[s]);
     memset(g->s[s], 0, 16);
     mbgcmi_len_block(job->aad_len, job->len, g->lenblk[s]);
     const unsigned bit = 1u << s;
@@ -138,14 +164,40 @@ void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64
     L->dirty = 1;
 }
 
+/* Per-call summaries the kernels read instead of recomputing: round structure and tag
+   masks of the busy lanes (all public: key sizes and tag lengths). */
+static void summarize(struct mbgcmi_group *g)
+{
+    uint32_t rmax = 0;
+    uint64_t tm = 0;
+    for (int s = 0; s < MBGCMI_GL; s++) {
+        if (g->active >> s & 1) {
+            rmax = g->rounds[s] > rmax ? g->rounds[s] : rmax;
+            tm |= (uint64_t)((1u << g->tag_len[s]) - 1u) << (16 * s);
+        }
+    }
+    unsigned k10 = 0, k12 = 0;
+    for (int s = 0; s < MBGCMI_GL; s++) {
+        if (g->active >> s & 1) {
+            k10 |= (g->rounds[s] == 10 && rmax > 10) ? 3u << (2 * s) : 0;
+            k12 |= (g->rounds[s] == 12 && rmax > 12) ? 3u << (2 * s) : 0;
+        }
+    }
+    g->rmax = rmax;
+    g->k10q = (uint16_t)k10;
+    g->k12q = (uint16_t)k12;
+    g->tagmask = tm;
+}
+
 unsigned mbgcmi_lanes_run(struct mbgcmi_lanes *L, unsigned gi, enum mbgcmi_run_cause why)
 {
     struct mbgcmi_group *g = &L->g[gi];
     if (g->active == 0) {
         return 0;
     }
+    summarize(g);
     L->runs[why]++;
-    L->kernel_calls[__builtin_popcount(g->active) - 1]++;
+    L->kernel_calls[lanes_in(g->active) - 1]++;
     const unsigned done = L->ops->kernel(g);
     for (int s = 0; s < MBGCMI_GL; s++) {
         if (!(done >> s & 1)) {

@@ -66,7 +66,11 @@ struct mbgcmi_group {
     uint32_t decrypt;                /* 2788 of which decrypting                             */
     uint32_t init;                   /* 2792 of which still need E_K(J0)                    */
     uint32_t auth_fail;              /* 2796 set by finish for decrypt lanes whose tag failed */
-    uint8_t  pad_[16];               /* 2800 .. 2816                                        */
+    /* ---- summaries kept by the manager for the kernels (mbgcmi_lanes_run) ----------------- */
+    uint64_t tagmask;                /* 2800 bits 16i..16i+tag_len-1 set for busy lane i    */
+    uint32_t rmax;                   /* 2808 most rounds among busy lanes                   */
+    uint16_t k10q;                   /* 2812 qword opmask: busy lanes with 10 rounds < rmax  */
+    uint16_t k12q;                   /* 2814 qword opmask: busy lanes with 12 rounds < rmax  */
 };
 
 #define MBGCMI_GROUP_SIZE 2816
@@ -76,6 +80,7 @@ _Static_assert(offsetof(struct mbgcmi_group, ek0) == 1984, "ek0");
 _Static_assert(offsetof(struct mbgcmi_group, scratch) == 2304, "scratch");
 _Static_assert(offsetof(struct mbgcmi_group, aad) == 2560, "aad");
 _Static_assert(offsetof(struct mbgcmi_group, active) == 2784, "active");
+_Static_assert(offsetof(struct mbgcmi_group, tagmask) == 2800, "tagmask");
 
 /*
  * Lane kernel: advance the busy lanes of |g| (g->active != 0) until at least one finishes.

@@ -106,16 +106,14 @@ int mbgcmi_len_block(uint64_t aad_len, uint64_t text_len, uint8_t blk[16]);
 
 static inline uint64_t mbgcmi_load_be64(const uint8_t *p)
 {
-    return ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) |
-           ((uint64_t)p[3] << 32) | ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) |
-           ((uint64_t)p[6] << 8) | (uint64_t)p[7];
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v); /* little-endian targets only (checked in CMake) */
 }
 static inline void mbgcmi_store_be64(uint8_t *p, uint64_t v)
 {
-    for (int i = 7; i >= 0; i--) {
-        p[i] = (uint8_t)v;
-        v >>= 8;
-    }
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
 }
 static inline uint64_t mbgcmi_load_le64(const uint8_t *p)
 {
@@ -130,13 +128,10 @@ static inline void mbgcmi_store_le64(uint8_t *p, uint64_t v)
 /* GCM's inc32: add 1 to the last 4 bytes (big-endian) mod 2^32; the first 12 never change. */
 static inline void mbgcmi_inc32(uint8_t ctr[16])
 {
-    uint32_t c = ((uint32_t)ctr[12] << 24) | ((uint32_t)ctr[13] << 16) |
-                 ((uint32_t)ctr[14] << 8) | ctr[15];
-    c += 1;
-    ctr[12] = (uint8_t)(c >> 24);
-    ctr[13] = (uint8_t)(c >> 16);
-    ctr[14] = (uint8_t)(c >> 8);
-    ctr[15] = (uint8_t)c;
+    uint32_t c;
+    memcpy(&c, ctr + 12, 4);
+    c = __builtin_bswap32(__builtin_bswap32(c) + 1u);
+    memcpy(ctr + 12, &c, 4);
 }
 
 /* ---------------------------------------------------------------------------------------------
