@@ -87,66 +87,63 @@ SIXTEEN_Q:      times 4 dq 16
 section .text
 
 ; ---- AES over B0..B(K-1) ------------------------------------------------------------------
-%macro AES_X4 1
+; Each round key row is loaded once into zmm24 and used by all K blocks (one load per round
+; instead of K). zmm23 parks VAESENCLAST results of shorter-key lanes (mixed groups).
+%macro AES_ROUND 3              ; K, round, instruction
+        vmovdqu64 zmm24, [rdi + G_RK + 64 * (%2)]
 %assign _aj 0
 %rep %1
-        vpxorq  zmm %+ _aj, zmm %+ _aj, [rdi + G_RK]
+        %3      zmm %+ _aj, zmm %+ _aj, zmm24
+%assign _aj _aj + 1
+%endrep
+%endmacro
+%macro AES_X4 1-2 0                    ; K blocks [, G blocks of GHASH to stitch in]
+        vmovdqu64 zmm24, [rdi + G_RK]
+%assign _aj 0
+%rep %1
+        vpxorq  zmm %+ _aj, zmm %+ _aj, zmm24
 %assign _aj _aj + 1
 %endrep
 %assign _ar 1
 %rep 9
-%assign _aj 0
-%rep %1
-        vaesenc zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * _ar]
-%assign _aj _aj + 1
-%endrep
+        AES_ROUND %1, _ar, vaesenc
+%if _ar <= (%2)
+        GH_BLOCK _ar - 1, %2                    ; GHASH of the previous group rides along
+%elif (%2) > 0 && _ar == (%2) + 1
+        GH_REDUCE
+        vmovdqa64 zmm16, zmm22
+%endif
 %assign _ar _ar + 1
 %endrep
         cmp     dword [rdi + G_RMAX], 10
         je      %%last10
         cmp     word [rdi + G_K10Q], 0
         je      %%r10
+        vmovdqu64 zmm24, [rdi + G_RK + 64 * 10]
 %assign _aj 0
 %rep %1
-        vaesenclast zmm23, zmm %+ _aj, [rdi + G_RK + 64 * 10]
+        vaesenclast zmm23, zmm %+ _aj, zmm24
         vmovdqa64 [rsp + SP10 + 64 * _aj], zmm23
 %assign _aj _aj + 1
 %endrep
 %%r10:
-%assign _ar 10
-%rep 2
-%assign _aj 0
-%rep %1
-        vaesenc zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * _ar]
-%assign _aj _aj + 1
-%endrep
-%assign _ar _ar + 1
-%endrep
+        AES_ROUND %1, 10, vaesenc
+        AES_ROUND %1, 11, vaesenc
         cmp     dword [rdi + G_RMAX], 12
         je      %%last12
         cmp     word [rdi + G_K12Q], 0
         je      %%r12
+        vmovdqu64 zmm24, [rdi + G_RK + 64 * 12]
 %assign _aj 0
 %rep %1
-        vaesenclast zmm23, zmm %+ _aj, [rdi + G_RK + 64 * 12]
+        vaesenclast zmm23, zmm %+ _aj, zmm24
         vmovdqa64 [rsp + SP12 + 64 * _aj], zmm23
 %assign _aj _aj + 1
 %endrep
 %%r12:
-%assign _ar 12
-%rep 2
-%assign _aj 0
-%rep %1
-        vaesenc zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * _ar]
-%assign _aj _aj + 1
-%endrep
-%assign _ar _ar + 1
-%endrep
-%assign _aj 0
-%rep %1
-        vaesenclast zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * 14]
-%assign _aj _aj + 1
-%endrep
+        AES_ROUND %1, 12, vaesenc
+        AES_ROUND %1, 13, vaesenc
+        AES_ROUND %1, 14, vaesenclast
         cmp     word [rdi + G_K12Q], 0
         je      %%m10
         kmovw   k1, [rdi + G_K12Q]
@@ -157,11 +154,7 @@ section .text
 %endrep
         jmp     %%m10
 %%last12:
-%assign _aj 0
-%rep %1
-        vaesenclast zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * 12]
-%assign _aj _aj + 1
-%endrep
+        AES_ROUND %1, 12, vaesenclast
 %%m10:
         cmp     word [rdi + G_K10Q], 0
         je      %%done
@@ -173,11 +166,7 @@ section .text
 %endrep
         jmp     %%done
 %%last10:
-%assign _aj 0
-%rep %1
-        vaesenclast zmm %+ _aj, zmm %+ _aj, [rdi + G_RK + 64 * 10]
-%assign _aj _aj + 1
-%endrep
+        AES_ROUND %1, 10, vaesenclast
 %%done:
 %endmacro
 
@@ -192,9 +181,9 @@ section .text
 %endmacro
 %macro GH_NEXT 2
         vpclmulqdq zmm23, %1, [rdi + G_HP + 64 * ((%2) - 1)], 0x00
-        vpclmulqdq zmm24, %1, [rdi + G_HP + 64 * ((%2) - 1)], 0x11
+        vpclmulqdq zmm28, %1, [rdi + G_HP + 64 * ((%2) - 1)], 0x11
         vpxorq     zmm20, zmm20, zmm23
-        vpxorq     zmm22, zmm22, zmm24
+        vpxorq     zmm22, zmm22, zmm28
         vpshufd    zmm23, %1, 0x4e
         vpxorq     zmm23, zmm23, %1
         vpclmulqdq zmm23, zmm23, [rdi + G_HK + 64 * ((%2) - 1)], 0x00
@@ -210,6 +199,19 @@ section .text
         vpshufd    zmm21, zmm21, 0x4e
         vpternlogq zmm22, zmm21, zmm23, 0x96            ; fold MI into HI
 %endmacro
+; GH_BLOCK j, G: bring D_j (byte order) into V form and multiply by H^(G-j) (j = 0 also
+; folds in S): one block of a G-block aggregated GHASH, for stitching between AES rounds.
+%macro GH_BLOCK 2
+%assign _gr 8 + (%1)
+        vpshufb zmm %+ _gr, zmm %+ _gr, zmm18
+%if (%1) == 0
+        vpxorq  zmm8, zmm8, zmm16
+        GH_FIRST zmm8, (%2)
+%else
+        GH_NEXT zmm %+ _gr, (%2) - (%1)
+%endif
+%endmacro
+
 ; GHASH_K K: S = GHASH of D0..D(K-1) (byte order; block j of every lane) into S.
 %macro GHASH_K 1
         vpshufb zmm8, zmm8, zmm18
@@ -239,19 +241,19 @@ section .text
         vshufi64x2 %8, %1, %3, 0xDD     ; a3 b3 c3 d3
 %endmacro
 
-; ---- one bulk iteration: K (8 or 4) full blocks per lane ------------------------------------
-%macro ITER 1
-        cmp     dword [rsp + F_TEXT], 0
-        je      %%no_text                       ; AAD-only step: no key stream needed
+; ---- bulk pieces: K (8 or 4) full blocks per lane ----------------------------------------------
+; CTR_GEN K: B_j = counter block j of every lane (byte order); text lanes' counters += K.
+%macro CTR_GEN 1
 %assign _ij 0
 %rep %1
         vpaddd  zmm %+ _ij, zmm17, [CTR_ADD + 64 * _ij]
         vpshufb zmm %+ _ij, zmm %+ _ij, zmm18
 %assign _ij _ij + 1
 %endrep
-        vpaddd  zmm17, zmm17, zmm27                     ; text lanes: counter += K
-        AES_X4 %1
-%%no_text:
+        vpaddd  zmm17, zmm17, zmm27
+%endmacro
+; LOAD_D K: D_j = block j of every lane's input (4 lane loads + 4x4 transposes per 4 blocks).
+%macro LOAD_D 1
 %assign _ih 0
 %rep (%1) / 4
         vmovdqu64 zmm28, [r8 + rsi + 64 * _ih]
@@ -265,6 +267,10 @@ section .text
         TRANSPOSE4 zmm28, zmm29, zmm30, zmm31, zmm %+ _d0, zmm %+ _d1, zmm %+ _d2, zmm %+ _d3
 %assign _ih _ih + 1
 %endrep
+%endmacro
+; XOR_STORE K: B = D ^ (KS & TEXT) stored to the text lanes; D = what GHASH must see (the
+; output for encrypting lanes, the input otherwise). Advances the shared offset.
+%macro XOR_STORE 1
 %assign _ij 0
 %rep %1
 %assign _id 8 + _ij
@@ -285,8 +291,15 @@ section .text
         vmovdqu64 [r15 + rsi + 64 * _ih]{k7}, zmm31
 %assign _ih _ih + 1
 %endrep
-        GHASH_K %1
         add     rsi, 16 * (%1)
+%endmacro
+; One software-pipelined group: AES of this group's counters with the previous group's GHASH
+; (G blocks) interleaved between the rounds, then this group's data. G = 0: nothing pending.
+%macro ITER 2                           ; K, G
+        CTR_GEN %1
+        AES_X4  %1, %2
+        LOAD_D  %1
+        XOR_STORE %1
 %endmacro
 
 ; ---- lane bookkeeping after a step: ymm30 = bytes advanced per lane --------------------------
@@ -306,6 +319,36 @@ section .text
         vmovdqu64 ymm23, [rdi + G_DST]
         vpaddq  ymm23{k3}, ymm23, ymm30
         vmovdqu64 [rdi + G_DST], ymm23
+%endmacro
+
+; GATHER_BLOCK: zmm8 = [r8], [r9], [r10], [r11] (one 16-byte block per lane, byte masks
+; k4..k7, zero where masked: never touches a masked byte)
+%macro GATHER_BLOCK 0
+        vmovdqu8 xmm8{k4}{z}, [r8]
+        vmovdqu8 xmm28{k5}{z}, [r9]
+        vinserti32x4 zmm8, zmm8, xmm28, 1
+        vmovdqu8 xmm28{k6}{z}, [r10]
+        vinserti32x4 zmm8, zmm8, xmm28, 2
+        vmovdqu8 xmm28{k7}{z}, [r11]
+        vinserti32x4 zmm8, zmm8, xmm28, 3
+%endmacro
+
+; BYTE_MASKS: ymm30 = bytes per lane (<= 16) -> k4..k7 byte masks, rax..rdx the same masks
+%macro BYTE_MASKS 0
+        vmovq   rax, xmm30
+        vpextrq rbx, xmm30, 1
+        vextracti32x4 xmm31, ymm30, 1
+        vmovq   rcx, xmm31
+        vpextrq rdx, xmm31, 1
+        mov     r12d, 0xFFFF
+        bzhi    eax, r12d, eax
+        bzhi    ebx, r12d, ebx
+        bzhi    ecx, r12d, ecx
+        bzhi    edx, r12d, edx
+        kmovw   k4, eax
+        kmovw   k5, ebx
+        kmovw   k6, ecx
+        kmovw   k7, edx
 %endmacro
 
 ; qword opmask (2 bits per lane) of lane mask %2 (a 64-bit register) into %1 (a 64-bit register)
@@ -348,6 +391,31 @@ mbgcmi_lanes_avx512:
         kmovw   k1, r10d
         vmovdqu64 [rdi + G_EK0]{k1}, zmm0
         mov     dword [rdi + G_INIT], 0
+        ; fresh lanes with 0 < AAD <= 16 bytes (the usual case: IPsec, TLS) hash it now, so
+        ; they enter the loop already in their text phase
+        kmovw   k2, eax
+        vmovdqu64 ymm23, [rdi + G_AADLEFT]
+        vpcmpuq k2{k2}, ymm23, [SIXTEEN_Q], 2   ; aad_left <= 16
+        vptestmq k2{k2}, ymm23, ymm23           ; and > 0
+        kortestw k2, k2
+        jz      .loop
+        vmovdqa64 ymm30{k2}{z}, ymm23           ; bytes per lane
+        BYTE_MASKS
+        mov     r8, [rdi + G_AAD]
+        mov     r9, [rdi + G_AAD + 8]
+        mov     r10, [rdi + G_AAD + 16]
+        mov     r11, [rdi + G_AAD + 24]
+        GATHER_BLOCK
+        vpshufb zmm8, zmm8, zmm18
+        vpxorq  zmm8, zmm8, zmm16
+        GH_FIRST zmm8, 1
+        GH_REDUCE
+        kmovw   eax, k2
+        LANES_TO_QMASK r10, rax
+        kmovw   k1, r10d
+        vmovdqa64 zmm16{k1}, zmm22              ; S of those lanes only
+        kxorw   k3, k3, k3                      ; no text lanes in this step
+        ADVANCE
 
         ; ---- phase analysis ----
 .loop:
@@ -414,18 +482,54 @@ mbgcmi_lanes_avx512:
 %assign _l _l + 1
 %endrep
         xor     esi, esi
+        cmp     dword [rsp + F_TEXT], 0
+        je      .bulk_aad
+        ; text lanes present: software-pipelined CTR + GHASH. Group i's AES runs with group
+        ; i-1's GHASH stitched in (AES and CLMUL use different ports, and the previous group's
+        ; blocks are ready), so the two overlap instead of taking turns.
         vpandq  zmm27, zmm25, [CTR_ADD + 64 * 8]
-.bulk8:
         cmp     rcx, 8
-        jb      .bulk4
-        ITER    8
+        jb      .first4
+        ITER    8, 0
         sub     rcx, 8
-        jmp     .bulk8
-.bulk4:
+.loop8:
+        cmp     rcx, 8
+        jb      .tail8
+        ITER    8, 8
+        sub     rcx, 8
+        jmp     .loop8
+.tail8:
+        cmp     rcx, 4
+        jb      .final8
+        vpandq  zmm27, zmm25, [CTR_ADD + 64 * 4]
+        ITER    4, 8
+        sub     rcx, 4
+        jmp     .final4
+.final8:
+        GHASH_K 8
+        jmp     .bulk_done
+.first4:
+        vpandq  zmm27, zmm25, [CTR_ADD + 64 * 4]
+        ITER    4, 0
+        sub     rcx, 4
+.final4:
+        GHASH_K 4
+        jmp     .bulk_done
+        ; AAD-only step: no key stream, only GHASH of the loaded blocks
+.bulk_aad:
+        cmp     rcx, 8
+        jb      .aad4
+        LOAD_D  8
+        add     rsi, 128
+        GHASH_K 8
+        sub     rcx, 8
+        jmp     .bulk_aad
+.aad4:
         cmp     rcx, 4
         jb      .bulk_done
-        vpandq  zmm27, zmm25, [CTR_ADD + 64 * 4]
-        ITER    4
+        LOAD_D  4
+        add     rsi, 64
+        GHASH_K 4
         sub     rcx, 4
 .bulk_done:
         mov     rax, [rsp + F_NB]
@@ -438,20 +542,7 @@ mbgcmi_lanes_avx512:
         ; ---- K1: one block per lane, partial blocks masked ----
 .k1:
         vpminuq ymm30, ymm28, [SIXTEEN_Q]       ; bytes each lane takes (idle: 0)
-        vmovq   rax, xmm30
-        vpextrq rbx, xmm30, 1
-        vextracti32x4 xmm31, ymm30, 1
-        vmovq   rcx, xmm31
-        vpextrq rdx, xmm31, 1
-        mov     r12d, 0xFFFF
-        bzhi    eax, r12d, eax                  ; byte masks of the four lanes
-        bzhi    ebx, r12d, ebx
-        bzhi    ecx, r12d, ecx
-        bzhi    edx, r12d, edx
-        kmovw   k4, eax
-        kmovw   k5, ebx
-        kmovw   k6, ecx
-        kmovw   k7, edx
+        BYTE_MASKS
         vmovdqu64 ymm23, [rdi + G_SRC]
         vpblendmq ymm23{k2}, ymm23, [rdi + G_AAD]
         vmovq   r8, xmm23
@@ -459,13 +550,7 @@ mbgcmi_lanes_avx512:
         vextracti32x4 xmm24, ymm23, 1
         vmovq   r10, xmm24
         vpextrq r11, xmm24, 1
-        vmovdqu8 xmm8{k4}{z}, [r8]
-        vmovdqu8 xmm28{k5}{z}, [r9]
-        vinserti32x4 zmm8, zmm8, xmm28, 1
-        vmovdqu8 xmm28{k6}{z}, [r10]
-        vinserti32x4 zmm8, zmm8, xmm28, 2
-        vmovdqu8 xmm28{k7}{z}, [r11]
-        vinserti32x4 zmm8, zmm8, xmm28, 3
+        GATHER_BLOCK
         ; the four masks side by side, restricted to text lanes: where key stream applies
         shl     rbx, 16
         shl     rcx, 32

@@ -137,4 +137,113 @@ void tu_tb_gcm_j0(const uint8_t *key, size_t key_len, const uint8_t j0[16], cons
                   size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, int decrypt,
                   uint8_t tag[16]);
 
+/* ---- job manager helpers (test_mgr_*.c) ----------------------------------------------------- */
+/* Manager configurations every manager test loops over: each supported arch by name (index =
+   enum mbgcmi_arch), then "auto" (config arch NULL) as TU_MGR_AUTO. */
+#define TU_MGR_AUTO MBGCMI_ARCH_COUNT
+#define TU_MGR_NCFG (MBGCMI_ARCH_COUNT + 1)
+/* Fill |out| with the supported configurations (arches in increasing order, then auto). */
+int tu_mgr_configs(int out[TU_MGR_NCFG]);
+/* "generic" .. "avx512", or "auto" */
+const char *tu_mgr_label(int cfg);
+/* What to put in mbgcm_config.arch: the arch name, or NULL for auto. */
+const char *tu_mgr_cfg_arch(int cfg);
+/* The arch a manager of this configuration runs (auto resolved; MBGCM_ARCH must be unset). */
+int tu_mgr_runs_arch(int cfg);
+/* 1 when the configuration runs a vector lane kernel, 0 for the portable C lane kernel (about
+   200 cycles/byte: give it fewer and shorter jobs). */
+int tu_mgr_fast_lanes(int cfg);
+/* mbgcm_mgr_create with that configuration; fails the test on error; checks mbgcm_mgr_arch. */
+mbgcm_mgr *tu_mgr_open(int cfg, unsigned lanes, unsigned queue_size, uint64_t timeout_ns);
+/* Print "label: generic=N ... auto=N (total N)" for the supported configurations. */
+void tu_print_mgr_counts(const char *label, const uint64_t counts[TU_MGR_NCFG]);
+
+/* A key with its raw bytes (the references need them). 64-byte aligned like mbgcm_key. */
+typedef struct tu_key {
+    mbgcm_key key;
+    uint8_t raw[32];
+    size_t len; /* 16, 24 or 32 */
+} tu_key;
+/* (Re)initialise |k| with a random raw key of |len| bytes (0: a random size). */
+void tu_key_random(tu_rng *r, tu_key *k, size_t len);
+/* |n| random keys (sizes as above) in one aligned allocation; release with tu_keys_free. */
+tu_key *tu_keys_new(tu_rng *r, size_t n, size_t len);
+void tu_keys_free(tu_key *k, size_t n);
+
+/* Reference encryption with the full 16-byte tag: OpenSSL for iv_len <= 128, else ipsec-mb. */
+void tu_ref_encrypt(const tu_key *k, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                    size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                    uint8_t tag[16]);
+
+/* Invalid-job kinds: each makes exactly one field wrong; tu_bad_status gives the status the
+   job must complete with. */
+enum tu_bad {
+    TU_BAD_NONE = 0,
+    TU_BAD_DIR,           /* dir not ENCRYPT/DECRYPT                  -> INVALID */
+    TU_BAD_RESERVED,      /* a reserved_ pointer non-zero             -> INVALID */
+    TU_BAD_KEY_NULL,      /* key NULL                                 -> INVALID */
+    TU_BAD_KEY_WIPED,     /* key initialised, then wiped              -> INVALID */
+    TU_BAD_KEY_UNINIT,    /* all-zero key object                      -> INVALID */
+    TU_BAD_KEY_MISALIGNED,/* a valid key image at a 16-byte offset    -> INVALID */
+    TU_BAD_IV_LEN0,       /* iv_len 0                                 -> IV_LEN */
+    TU_BAD_IV_LEN_HUGE,   /* iv_len >= 2^61                           -> IV_LEN */
+    TU_BAD_AAD_LEN,       /* aad_len >= 2^61                          -> LEN */
+    TU_BAD_LEN,           /* len > 2^36-32                            -> LEN */
+    TU_BAD_TAG_LEN,       /* tag_len not 4, 8, 12..16                 -> TAG_LEN */
+    TU_BAD_IV_NULL,       /* iv NULL                                  -> INVALID */
+    TU_BAD_TAG_NULL,      /* tag NULL                                 -> INVALID */
+    TU_BAD_AAD_NULL,      /* aad NULL with aad_len > 0                -> INVALID */
+    TU_BAD_SRC_NULL,      /* src NULL with len > 0                    -> INVALID */
+    TU_BAD_DST_NULL,      /* dst NULL with len > 0                    -> INVALID */
+    TU_BAD_OVERLAP,       /* src and dst partially overlap            -> INVALID */
+    TU_BAD_COUNT
+};
+const char *tu_bad_name(int bad);
+int tu_bad_status(int bad);
+
+/* What a test job looks like. */
+typedef struct tu_jspec {
+    const tu_key *key;
+    int dir;            /* MBGCM_ENCRYPT or MBGCM_DECRYPT */
+    size_t iv_len, aad_len, len, tag_len;
+    int in_place;       /* dst == src */
+    int tamper;         /* decrypt: one tag bit flipped -> MBGCM_ERR_AUTH, dst zeroed */
+    int null_empty;     /* empty AAD / message passed as NULL */
+    int tag_in_dst;     /* decrypt out of place: the expected tag lives inside dst */
+    int bad;            /* enum tu_bad */
+} tu_jspec;
+
+/* A test job: its buffers live in one block |mem| laid out as
+     [gap][src][gap][dst][gap][tag 16][gap][iv][aad]   (gaps: 32 random canary bytes)
+   and |want| is the image |mem| must have once the job is returned (output and tag written,
+   everything else untouched). */
+typedef struct tu_tjob {
+    tu_jspec sp;
+    int expect;          /* status the job must complete with */
+    mbgcm_job job;       /* every field as submitted (status and user_data set at load) */
+    uint8_t *mem, *want;
+    size_t mem_len;
+    size_t off_src, off_dst, off_tag, off_iv, off_aad, dst_room;
+} tu_tjob;
+
+/* Random job spec helpers. */
+size_t tu_pick_tag_len(tu_rng *r);
+/* Build a job: buffers, inputs and the reference result. Fails the test on errors. */
+tu_tjob *tu_tjob_new(tu_rng *r, const tu_jspec *sp);
+/* Set every field of |job| from |t|; user_data = |user|; status set to a junk value (the
+   library must not rely on what the slot held). */
+void tu_tjob_load(const tu_tjob *t, mbgcm_job *job, void *user, tu_rng *r);
+/* Check a returned job: status, fields unchanged, output/tag/canaries byte for byte. |ctx|
+   prefixes the failure message (the job spec is appended). */
+void tu_tjob_check(const tu_tjob *t, const mbgcm_job *job, const char *ctx);
+/* One-line description of the spec (for messages). */
+void tu_tjob_describe(const tu_tjob *t, char *buf, size_t n);
+void tu_tjob_free(tu_tjob *t);
+
+/* Stats helpers: sum of kernel_calls[] and of runs_*. */
+uint64_t tu_stats_calls(const mbgcm_stats *s);
+uint64_t tu_stats_runs(const mbgcm_stats *s);
+/* Fails unless every counter of |now| is >= the one in |before| (they only grow). */
+void tu_stats_monotonic(const mbgcm_stats *before, const mbgcm_stats *now, const char *ctx);
+
 #endif /* MBGCM_TEST_UTIL_H */
