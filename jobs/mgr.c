@@ -168,13 +168,13 @@ static void accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_c
         }
         return;
     }
-    int lane = mbgcmi_lanes_free(&m->lanes);
+    int lane = mbgcmi_lanes_free(&m->lanes, job->key);
     if (lane < 0) { /* not reached while the invariant holds; keep the manager safe anyway */
         run_all_groups(m, why);
-        lane = mbgcmi_lanes_free(&m->lanes);
+        lane = mbgcmi_lanes_free(&m->lanes, job->key);
     }
     mbgcmi_lanes_enter(&m->lanes, lane, job, now);
-    if (mbgcmi_lanes_free(&m->lanes) < 0) {
+    if (mbgcmi_lanes_full(&m->lanes)) {
         run_all_groups(m, why);
     }
 }

@@ -56,40 +56,59 @@ void mbgcmi_lanes_init(struct mbgcmi_lanes *L, struct mbgcmi_group *groups, unsi
     memset(L, 0, sizeof *L); /* also clears the test hook */
     L->g = groups;
     L->ngroups = ngroups;
+    L->freemask = (1u << (ngroups * MBGCMI_GL)) - 1u;
     L->ops = ops;
     for (unsigned gi = 0; gi < ngroups; gi++) {
         group_reset(&groups[gi]);
     }
 }
 
-int mbgcmi_lanes_free(const struct mbgcmi_lanes *L)
+int mbgcmi_lanes_free(const struct mbgcmi_lanes *L, const mbgcm_key *key)
 {
-    if (L->busy == L->ngroups * MBGCMI_GL) {
+    unsigned m = L->freemask;
+    if (m == 0) {
         return -1;
     }
-    for (unsigned gi = 0; gi < L->ngroups; gi++) {
-        const unsigned freem = ~L->g[gi].active & 0xFu;
-        if (freem) {
-            return (int)(gi * MBGCMI_GL) + __builtin_ctz(freem);
+    for (unsigned f = m; f != 0; f &= f - 1) { /* key affinity: skip the table copy */
+        const int lane = __builtin_ctz(f);
+        if (L->info[lane].key == key) {
+            return lane;
         }
     }
-    return -1;
+    return __builtin_ctz(m);
 }
 
 /* The lane's rows already hold this key's tables: same key object and the same H (the
    object may have been re-initialised with another key since). The comparison reveals only
    whether the key changed, like the pointer test before it. */
 static int tables_cached(const struct mbgcmi_group *g, int s, const struct mbgcmi_lane_info *li,
-                         const mbgcm_key *key)
+                         const mbgcm_key *key, unsigned npow)
 {
     const struct mbgcmi_key *k = mbgcmi_key_c(key);
-    if (li->key != key || g->rounds[s] != k->rounds) {
+    if (li->key != key || li->npow < npow || g->rounds[s] != k->rounds) {
         return 0;
     }
     uint64_t a[2];
     memcpy(a, g->hp[0][s], 16);
     return ((a[0] ^ k->hpow[MBGCMI_HIDX(1)][0]) | (a[1] ^ k->hpow[MBGCMI_HIDX(1)][1])) == 0;
 }
+
+/* Hash-key powers a job can use in its lane: a step aggregates at most as many blocks as
+   every busy lane has left in its phase (and at most 8), so a lane never needs more powers
+   than its longest phase has full blocks. */
+static unsigned powers_needed(const mbgcm_job *job)
+{
+    const size_t b = (job->aad_len > job->len ? job->aad_len : job->len) / 16;
+    return b >= MBGCMI_GHP ? MBGCMI_GHP : b ? (unsigned)b : 1;
+}
+
+/* Copy |n| rows (fixed counts unroll into plain 16-byte moves). */
+#define COPY_ROWS(dst, src, n)                                                              \
+    do {                                                                                    \
+        for (unsigned r_ = 0; r_ < (n); r_++) {                                             \
+            memcpy((dst)[r_][s], (src)[r_], 16);                                            \
+        }                                                                                   \
+    } while (0)
 
 /* Busy lanes of a 4-bit mask (lane masks are public; no popcnt instruction needed). */
 static unsigned lanes_in(unsigned m)
@@ -105,16 +124,24 @@ void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64
     struct mbgcmi_lane_info *li = &L->info[lane];
     const struct mbgcmi_key *k = mbgcmi_key_c(job->key);
 
-    if (!tables_cached(g, s, li, job->key)) {
-        for (unsigned r = 0; r <= MBGCMI_MAX_ROUNDS; r++) { /* fixed count: unrolled; rows */
-            memcpy(g->rk[r][s], k->rk[r], 16);                /* past `rounds` are zero */
+    const unsigned npow = powers_needed(job);
+    if (!tables_cached(g, s, li, job->key, npow)) {
+        /* rows past a lane's own rounds are never used for it (mixed groups discard them) */
+        switch (k->rounds) {
+        case 10: COPY_ROWS(g->rk, k->rk, 11); break;
+        case 12: COPY_ROWS(g->rk, k->rk, 13); break;
+        default: COPY_ROWS(g->rk, k->rk, 15); break;
         }
-        for (int p = 1; p <= MBGCMI_GHP; p++) {
-            memcpy(g->hp[p - 1][s], k->hpow[MBGCMI_HIDX(p)], 16);
-            memcpy(g->hk[p - 1][s], k->hkar[MBGCMI_HIDX(p)], 16);
+        const uint8_t(*hp)[16] = (const uint8_t(*)[16])k->hpow[MBGCMI_HIDX(1)];
+        const uint8_t(*hk)[16] = (const uint8_t(*)[16])k->hkar[MBGCMI_HIDX(1)];
+        /* the key stores H^1 last (highest first): walk it backwards, H^p at hp[1 - p] */
+        for (unsigned p = 0; p < npow; p++) {
+            memcpy(g->hp[p][s], hp[-(ptrdiff_t)p], 16);
+            memcpy(g->hk[p][s], hk[-(ptrdiff_t)p], 16);
         }
         g->rounds[s] = k->rounds;
         li->key = job->key;
+        li->npow = npow;
     }
     if (job->iv_len == 12 && L->j0_hook == NULL) {
         /* J0 = IV || 00 00 00 01 and the first counter IV || 00 00 00 02, built in registers:
@@ -160,6 +187,7 @@ void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64
     li->job = job;
     li->t_submit = t_submit;
     job->status = MBGCM_PENDING;
+    L->freemask &= ~(1u << lane);
     L->busy++;
     L->dirty = 1;
 }
@@ -214,6 +242,7 @@ unsigned mbgcmi_lanes_run(struct mbgcmi_lanes *L, unsigned gi, enum mbgcmi_run_c
         }
         L->info[lane].job = NULL;
         lane_idle(g, s);
+        L->freemask |= 1u << lane;
         L->busy--;
     }
     return done;
@@ -244,8 +273,10 @@ void mbgcmi_lanes_wipe_all(struct mbgcmi_lanes *L)
     }
     for (unsigned i = 0; i < L->ngroups * MBGCMI_GL; i++) {
         L->info[i].key = NULL;
+        L->info[i].npow = 0;
         L->info[i].job = NULL;
     }
+    L->freemask = (1u << (L->ngroups * MBGCMI_GL)) - 1u;
     L->busy = 0;
     L->dirty = 0;
 }

@@ -122,6 +122,7 @@ enum mbgcmi_run_cause {
 struct mbgcmi_lane_info {
     mbgcm_job *job;           /* the job in this lane, NULL when free */
     const mbgcm_key *key;     /* key whose tables are in the lane's rows (cache) */
+    unsigned npow;            /* how many hash-key powers of that key the rows hold */
     uint64_t t_submit;        /* submit time, for the timeout */
 };
 
@@ -129,6 +130,7 @@ struct mbgcmi_lanes {
     struct mbgcmi_group *g;               /* ngroups groups, 64-byte aligned */
     unsigned ngroups;
     unsigned busy;                        /* busy lanes in total */
+    unsigned freemask;                    /* bit per lane (4 * group + slot): free */
     unsigned dirty;                       /* some lane state not wiped since it was used */
     const struct mbgcmi_lane_ops *ops;
     struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
@@ -143,8 +145,13 @@ struct mbgcmi_lanes {
 /* Set up |L| over |ngroups| caller-allocated, 64-byte aligned groups. */
 void mbgcmi_lanes_init(struct mbgcmi_lanes *L, struct mbgcmi_group *groups, unsigned ngroups,
                        const struct mbgcmi_lane_ops *ops);
-/* A free lane index (lane = 4 * group + slot), or -1 when every lane is busy. */
-int mbgcmi_lanes_free(const struct mbgcmi_lanes *L);
+/* A free lane index (lane = 4 * group + slot) for a job with |key|, or -1 when every lane
+   is busy. Prefers a lane whose rows already hold that key, else the lowest free lane. */
+int mbgcmi_lanes_free(const struct mbgcmi_lanes *L, const mbgcm_key *key);
+static inline int mbgcmi_lanes_full(const struct mbgcmi_lanes *L)
+{
+    return L->freemask == 0;
+}
 /* Put a validated job into free lane |lane|; J0 computed here; status := PENDING. */
 void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64_t t_submit);
 /* Run group |gi|'s kernel once (at least one lane finishes) and retire the finished lanes:

@@ -3,6 +3,8 @@
  */
 #include "test_util.h"
 
+#include "lanes.h"
+
 #include <errno.h>
 #include <time.h>
 #include <unistd.h>
@@ -605,4 +607,433 @@ void tu_tb_gcm_j0(const uint8_t *key, size_t key_len, const uint8_t j0[16], cons
     tu_tb_ghash(h, y, lb, 1);
     /* T = MSB_t(GCTR_K(J0, S)) */
     tb_gctr(key, key_len, j0, y, 16, tag);
+}
+
+/* ---- job manager helpers --------------------------------------------------------------------- */
+int tu_mgr_configs(int out[TU_MGR_NCFG])
+{
+    int n = 0;
+    for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
+        if (mbgcmi_arch_supported(a)) {
+            out[n++] = a;
+        }
+    }
+    out[n++] = TU_MGR_AUTO;
+    return n;
+}
+
+const char *tu_mgr_label(int cfg)
+{
+    return cfg == TU_MGR_AUTO ? "auto" : mbgcmi_arch_name(cfg);
+}
+
+const char *tu_mgr_cfg_arch(int cfg)
+{
+    return cfg == TU_MGR_AUTO ? NULL : mbgcmi_arch_name(cfg);
+}
+
+int tu_mgr_runs_arch(int cfg)
+{
+    return cfg == TU_MGR_AUTO ? mbgcmi_arch_best() : cfg;
+}
+
+int tu_mgr_fast_lanes(int cfg)
+{
+    const struct mbgcmi_lane_ops *ops = mbgcmi_lane_ops_for(tu_mgr_runs_arch(cfg));
+    return ops != NULL && ops->arch != MBGCMI_ARCH_GENERIC;
+}
+
+mbgcm_mgr *tu_mgr_open(int cfg, unsigned lanes, unsigned queue_size, uint64_t timeout_ns)
+{
+    mbgcm_config c;
+    memset(&c, 0, sizeof c);
+    c.arch = tu_mgr_cfg_arch(cfg);
+    c.lanes = lanes;
+    c.queue_size = queue_size;
+    c.flush_timeout_ns = timeout_ns;
+    mbgcm_mgr *m = (mbgcm_mgr *)(uintptr_t)1;
+    const int s = mbgcm_mgr_create(&m, &c);
+    if (s != MBGCM_OK || m == NULL) {
+        fail_msg("mbgcm_mgr_create(arch=%s lanes=%u queue=%u timeout=%llu) = %d (%s)",
+                 tu_mgr_label(cfg), lanes, queue_size, (unsigned long long)timeout_ns, s,
+                 mbgcm_strerror(s));
+    }
+    const char *name = mbgcm_mgr_arch(m);
+    const char *want = mbgcmi_arch_name(tu_mgr_runs_arch(cfg));
+    if (name == NULL || strcmp(name, want) != 0) {
+        fail_msg("mbgcm_mgr_arch = %s, expected %s (config %s)", name ? name : "(null)", want,
+                 tu_mgr_label(cfg));
+    }
+    if (mbgcm_queue_size(m) != 0 || mbgcm_mgr_last_error(m) != MBGCM_OK) {
+        fail_msg("new manager: queue_size %u last_error %d", mbgcm_queue_size(m),
+                 mbgcm_mgr_last_error(m));
+    }
+    return m;
+}
+
+void tu_print_mgr_counts(const char *label, const uint64_t counts[TU_MGR_NCFG])
+{
+    int cfgs[TU_MGR_NCFG];
+    const int n = tu_mgr_configs(cfgs);
+    uint64_t total = 0;
+    printf("%s:", label);
+    for (int i = 0; i < n; i++) {
+        printf(" %s=%llu", tu_mgr_label(cfgs[i]), (unsigned long long)counts[cfgs[i]]);
+        total += counts[cfgs[i]];
+    }
+    printf(" (total %llu)\n", (unsigned long long)total);
+    fflush(stdout);
+}
+
+void tu_key_random(tu_rng *r, tu_key *k, size_t len)
+{
+    static const size_t lens[3] = {16, 24, 32};
+    k->len = len ? len : lens[tu_rng_below(r, 3)];
+    memset(k->raw, 0, sizeof k->raw);
+    tu_rng_fill(r, k->raw, k->len);
+    const int s = mbgcm_key_init(&k->key, k->raw, k->len);
+    if (s != MBGCM_OK) {
+        fail_msg("mbgcm_key_init(%zu) = %d", k->len, s);
+    }
+}
+
+tu_key *tu_keys_new(tu_rng *r, size_t n, size_t len)
+{
+    tu_key *k = aligned_alloc(64, (n ? n : 1) * sizeof(tu_key));
+    if (k == NULL) {
+        fail_msg("out of memory (keys)");
+    }
+    for (size_t i = 0; i < n; i++) {
+        tu_key_random(r, &k[i], len);
+    }
+    return k;
+}
+
+void tu_keys_free(tu_key *k, size_t n)
+{
+    if (k == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        mbgcm_key_wipe(&k[i].key);
+    }
+    free(k);
+}
+
+void tu_ref_encrypt(const tu_key *k, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                    size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                    uint8_t tag[16])
+{
+    if (iv_len <= 128) {
+        tu_ossl_gcm_encrypt(k->raw, k->len, iv, iv_len, aad, aad_len, in, len, out, tag, 16);
+    } else {
+        tu_imb_gcm_encrypt(k->raw, k->len, iv, iv_len, aad, aad_len, in, len, out, tag, 16);
+    }
+}
+
+static const char *const bad_names[TU_BAD_COUNT] = {
+    "none",    "dir",        "reserved", "key-null", "key-wiped", "key-uninit",
+    "key-misaligned", "iv_len-0", "iv_len-huge", "aad_len-huge", "len-huge", "tag_len",
+    "iv-null", "tag-null",   "aad-null", "src-null", "dst-null",  "overlap"};
+
+const char *tu_bad_name(int bad)
+{
+    return (bad >= 0 && bad < TU_BAD_COUNT) ? bad_names[bad] : "?";
+}
+
+int tu_bad_status(int bad)
+{
+    switch (bad) {
+    case TU_BAD_NONE: return MBGCM_OK;
+    case TU_BAD_IV_LEN0:
+    case TU_BAD_IV_LEN_HUGE: return MBGCM_ERR_IV_LEN;
+    case TU_BAD_AAD_LEN:
+    case TU_BAD_LEN: return MBGCM_ERR_LEN;
+    case TU_BAD_TAG_LEN: return MBGCM_ERR_TAG_LEN;
+    default: return MBGCM_ERR_INVALID;
+    }
+}
+
+size_t tu_pick_tag_len(tu_rng *r)
+{
+    static const size_t t[7] = {4, 8, 12, 13, 14, 15, 16};
+    return t[tu_rng_below(r, 7)];
+}
+
+/* Bad keys: a wiped key, an all-zero key object and a valid key image at a 16-byte offset. */
+static tu_key bad_wiped;
+static mbgcm_key bad_uninit;
+static mbgcm_key bad_misaligned_store[2];
+static int bad_keys_ready;
+
+static void bad_keys_setup(void)
+{
+    if (bad_keys_ready) {
+        return;
+    }
+    tu_rng r;
+    tu_rng_init(&r, "tu_bad_keys");
+    tu_key_random(&r, &bad_wiped, 32);
+    tu_key good;
+    tu_key_random(&r, &good, 16);
+    memcpy((uint8_t *)bad_misaligned_store + 16, &good.key, sizeof good.key);
+    mbgcm_key_wipe(&good.key);
+    mbgcm_key_wipe(&bad_wiped.key);
+    memset(&bad_uninit, 0, sizeof bad_uninit);
+    bad_keys_ready = 1;
+}
+
+#define TU_GAP 32
+
+tu_tjob *tu_tjob_new(tu_rng *r, const tu_jspec *spec)
+{
+    tu_tjob *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        fail_msg("out of memory (tjob)");
+        return NULL;
+    }
+    t->sp = *spec;
+    tu_jspec *sp = &t->sp;
+    const int bad = sp->bad;
+    /* a defect needs the field it breaks to be present */
+    if (bad == TU_BAD_AAD_NULL && sp->aad_len == 0) sp->aad_len = 1 + tu_rng_below(r, 40);
+    if ((bad == TU_BAD_SRC_NULL || bad == TU_BAD_DST_NULL) && sp->len == 0) sp->len = 1;
+    if (bad == TU_BAD_OVERLAP) {
+        if (sp->len < 2) sp->len = 2 + tu_rng_below(r, 64);
+        sp->in_place = 0;
+    }
+    if (sp->dir != MBGCM_DECRYPT) {
+        sp->tamper = 0;
+        sp->tag_in_dst = 0;
+    }
+    if (sp->tag_in_dst && (sp->in_place || sp->len < sp->tag_len || bad != TU_BAD_NONE)) {
+        sp->tag_in_dst = 0;
+    }
+    const size_t len = sp->len, adl = sp->aad_len, ivl = sp->iv_len, tl = sp->tag_len;
+    /* overlap jobs get room for src and dst shifted inside the dst area */
+    t->dst_room = bad == TU_BAD_OVERLAP ? 2 * len : len;
+    t->off_src = TU_GAP;
+    t->off_dst = t->off_src + (sp->in_place ? 0 : len) + TU_GAP;
+    t->off_tag = t->off_dst + t->dst_room + TU_GAP;
+    t->off_iv = t->off_tag + 16 + TU_GAP;
+    t->off_aad = t->off_iv + ivl;
+    t->mem_len = t->off_aad + adl + TU_GAP;
+    t->mem = tu_xmalloc(t->mem_len);
+    t->want = tu_xmalloc(t->mem_len);
+    uint8_t *mem = t->mem;
+    tu_rng_fill(r, mem, t->mem_len); /* gaps and untouched bytes: random canaries */
+
+    uint8_t *iv = mem + t->off_iv, *aad = mem + t->off_aad, *tag = mem + t->off_tag;
+    uint8_t *dst = mem + t->off_dst;
+    uint8_t *src = sp->in_place ? dst : mem + t->off_src;
+    uint8_t *out = NULL; /* expected output */
+    uint8_t rtag[16];
+    t->expect = tu_bad_status(bad);
+    if (bad == TU_BAD_NONE) {
+        out = tu_xmalloc(len);
+        if (sp->dir == MBGCM_ENCRYPT) {
+            tu_ref_encrypt(sp->key, iv, ivl, aad, adl, src, len, out, rtag);
+        } else {
+            /* src holds the ciphertext of a random plaintext |out| */
+            memcpy(out, src, len);
+            tu_ref_encrypt(sp->key, iv, ivl, aad, adl, out, len, src, rtag);
+            uint8_t *tp = sp->tag_in_dst ? dst + tu_rng_below(r, len - tl + 1) : tag;
+            memcpy(tp, rtag, tl);
+            if (sp->tamper) {
+                tp[tu_rng_below(r, tl)] ^= (uint8_t)(1u << tu_rng_below(r, 8));
+                t->expect = MBGCM_ERR_AUTH;
+            }
+            tag = tp;
+        }
+    }
+    mbgcm_job *j = &t->job;
+    memset(j, 0, sizeof *j);
+    j->key = &sp->key->key;
+    j->dir = sp->dir;
+    j->iv = iv;
+    j->iv_len = ivl;
+    j->aad = (adl == 0 && sp->null_empty) ? NULL : aad;
+    j->aad_len = adl;
+    j->src = (len == 0 && sp->null_empty) ? NULL : src;
+    j->dst = (len == 0 && sp->null_empty) ? NULL : dst;
+    j->len = len;
+    j->tag = tag;
+    j->tag_len = tl;
+    switch (bad) {
+    case TU_BAD_NONE: break;
+    case TU_BAD_DIR: {
+        static const int dirs[5] = {0, 3, -1, 0x7fffffff, MBGCM_ENCRYPT | MBGCM_DECRYPT};
+        j->dir = dirs[tu_rng_below(r, 5)];
+        break;
+    }
+    case TU_BAD_RESERVED:
+        j->reserved_[tu_rng_below(r, 4)] = tu_rng_below(r, 2) ? (void *)mem : (void *)(uintptr_t)1;
+        break;
+    case TU_BAD_KEY_NULL: j->key = NULL; break;
+    case TU_BAD_KEY_WIPED: bad_keys_setup(); j->key = &bad_wiped.key; break;
+    case TU_BAD_KEY_UNINIT: bad_keys_setup(); j->key = &bad_uninit; break;
+    case TU_BAD_KEY_MISALIGNED:
+        bad_keys_setup();
+        j->key = (const mbgcm_key *)(const void *)((const uint8_t *)bad_misaligned_store + 16);
+        break;
+    case TU_BAD_IV_LEN0: j->iv_len = 0; break;
+    case TU_BAD_IV_LEN_HUGE: {
+        static const uint64_t v[3] = {UINT64_C(1) << 61, UINT64_C(1) << 62, UINT64_MAX};
+        j->iv_len = (size_t)v[tu_rng_below(r, 3)];
+        break;
+    }
+    case TU_BAD_AAD_LEN: {
+        static const uint64_t v[3] = {UINT64_C(1) << 61, UINT64_C(1) << 63, UINT64_MAX};
+        j->aad_len = (size_t)v[tu_rng_below(r, 3)];
+        break;
+    }
+    case TU_BAD_LEN: {
+        static const uint64_t v[4] = {(UINT64_C(1) << 36) - 31, UINT64_C(1) << 36,
+                                      UINT64_C(1) << 40, UINT64_MAX};
+        j->len = (size_t)v[tu_rng_below(r, 4)];
+        break;
+    }
+    case TU_BAD_TAG_LEN: {
+        static const uint64_t v[13] = {0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 17, 32, UINT64_MAX};
+        j->tag_len = (size_t)v[tu_rng_below(r, 13)];
+        break;
+    }
+    case TU_BAD_IV_NULL: j->iv = NULL; break;
+    case TU_BAD_TAG_NULL: j->tag = NULL; break;
+    case TU_BAD_AAD_NULL: j->aad = NULL; break;
+    case TU_BAD_SRC_NULL: j->src = NULL; break;
+    case TU_BAD_DST_NULL: j->dst = NULL; break;
+    case TU_BAD_OVERLAP: {
+        const size_t d = 1 + tu_rng_below(r, len - 1); /* 1 .. len-1 */
+        if (tu_rng_below(r, 2)) {
+            j->src = dst;
+            j->dst = dst + d;
+        } else {
+            j->dst = dst;
+            j->src = dst + d;
+        }
+        break;
+    }
+    default: fail_msg("bad kind %d", bad);
+    }
+    /* the image after completion */
+    memcpy(t->want, mem, t->mem_len);
+    if (bad == TU_BAD_NONE) {
+        if (t->expect == MBGCM_ERR_AUTH) {
+            memset(t->want + t->off_dst, 0, len);
+        } else {
+            memcpy(t->want + t->off_dst, out, len);
+        }
+        if (sp->dir == MBGCM_ENCRYPT) {
+            memcpy(t->want + t->off_tag, rtag, tl);
+        }
+    }
+    free(out);
+    return t;
+}
+
+void tu_tjob_load(const tu_tjob *t, mbgcm_job *job, void *user, tu_rng *r)
+{
+    static const int junk[4] = {MBGCM_PENDING, MBGCM_OK, MBGCM_ERR_AUTH, -12345};
+    *job = t->job;
+    job->user_data = user;
+    job->status = r ? junk[tu_rng_below(r, 4)] : MBGCM_PENDING;
+}
+
+void tu_tjob_describe(const tu_tjob *t, char *buf, size_t n)
+{
+    const tu_jspec *sp = &t->sp;
+    snprintf(buf, n,
+             "%s key_len=%zu iv_len=%zu aad_len=%zu len=%zu tag_len=%zu%s%s%s%s bad=%s "
+             "expect=%d",
+             sp->dir == MBGCM_ENCRYPT ? "enc" : "dec", sp->key ? sp->key->len : 0, sp->iv_len,
+             sp->aad_len, sp->len, sp->tag_len, sp->in_place ? " in-place" : " out-of-place",
+             sp->tamper ? " tampered" : "", sp->null_empty ? " null-empty" : "",
+             sp->tag_in_dst ? " tag-in-dst" : "", tu_bad_name(sp->bad), t->expect);
+}
+
+static const char *region_of(const tu_tjob *t, size_t off, size_t *rel)
+{
+    const size_t len = t->sp.len;
+    struct {
+        const char *name;
+        size_t lo, hi;
+    } reg[] = {
+        {"src", t->off_src, t->off_src + (t->sp.in_place ? 0 : len)},
+        {"dst", t->off_dst, t->off_dst + t->dst_room},
+        {"tag", t->off_tag, t->off_tag + 16},
+        {"iv", t->off_iv, t->off_iv + t->sp.iv_len},
+        {"aad", t->off_aad, t->off_aad + t->sp.aad_len},
+    };
+    for (size_t i = 0; i < sizeof reg / sizeof reg[0]; i++) {
+        if (off >= reg[i].lo && off < reg[i].hi) {
+            *rel = off - reg[i].lo;
+            return reg[i].name;
+        }
+    }
+    *rel = off;
+    return "canary gap";
+}
+
+void tu_tjob_check(const tu_tjob *t, const mbgcm_job *job, const char *ctx)
+{
+    char d[320];
+    const mbgcm_job *w = &t->job;
+    if (job->status != t->expect) {
+        tu_tjob_describe(t, d, sizeof d);
+        fail_msg("%s: status %d (%s), expected %d (%s); job %s", ctx, job->status,
+                 mbgcm_strerror(job->status), t->expect, mbgcm_strerror(t->expect), d);
+    }
+    if (job->key != w->key || job->dir != w->dir || job->iv != w->iv ||
+        job->iv_len != w->iv_len || job->aad != w->aad || job->aad_len != w->aad_len ||
+        job->src != w->src || job->dst != w->dst || job->len != w->len || job->tag != w->tag ||
+        job->tag_len != w->tag_len || memcmp(job->reserved_, w->reserved_, sizeof w->reserved_)) {
+        tu_tjob_describe(t, d, sizeof d);
+        fail_msg("%s: the library changed a job field; job %s", ctx, d);
+    }
+    const long diff = tu_first_diff(t->mem, t->want, t->mem_len);
+    if (diff >= 0) {
+        size_t rel;
+        const char *reg = region_of(t, (size_t)diff, &rel);
+        tu_tjob_describe(t, d, sizeof d);
+        print_error("%s: memory differs from the expected image at %s byte %zu; job %s\n", ctx,
+                    reg, rel, d);
+        const size_t n = t->mem_len - (size_t)diff;
+        tu_print_hex("  got     ", t->mem + diff, n < 48 ? n : 48);
+        tu_print_hex("  expected", t->want + diff, n < 48 ? n : 48);
+        fail();
+    }
+}
+
+void tu_tjob_free(tu_tjob *t)
+{
+    if (t == NULL) {
+        return;
+    }
+    free(t->mem);
+    free(t->want);
+    free(t);
+}
+
+uint64_t tu_stats_calls(const mbgcm_stats *s)
+{
+    return s->kernel_calls[0] + s->kernel_calls[1] + s->kernel_calls[2] + s->kernel_calls[3];
+}
+
+uint64_t tu_stats_runs(const mbgcm_stats *s)
+{
+    return s->runs_lanes_full + s->runs_timeout + s->runs_flush + s->runs_ring_full +
+           s->runs_burst;
+}
+
+void tu_stats_monotonic(const mbgcm_stats *before, const mbgcm_stats *now, const char *ctx)
+{
+    const uint64_t *a = (const uint64_t *)(const void *)before;
+    const uint64_t *b = (const uint64_t *)(const void *)now;
+    for (size_t i = 0; i < sizeof *now / sizeof(uint64_t); i++) {
+        if (b[i] < a[i]) {
+            fail_msg("%s: stats counter #%zu went down (%llu -> %llu)", ctx, i,
+                     (unsigned long long)a[i], (unsigned long long)b[i]);
+        }
+    }
 }
