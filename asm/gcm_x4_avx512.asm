@@ -63,6 +63,7 @@
 ; reach them); the stack spill area is zeroed when it was used.
 default rel
 %include "lane_state.inc"
+%include "x4_macros.inc"
 
 section .rodata
 align 64
@@ -170,35 +171,9 @@ section .text
 %%done:
 %endmacro
 
-; ---- GHASH ----------------------------------------------------------------------------------
-; GH_FIRST X, k / GH_NEXT X, k: X (V form, 4 lanes) times each lane's H^k into LO/MI/HI.
-%macro GH_FIRST 2
-        vpclmulqdq zmm20, %1, [rdi + G_HP + 64 * ((%2) - 1)], 0x00     ; LO = X.lo H.lo
-        vpclmulqdq zmm22, %1, [rdi + G_HP + 64 * ((%2) - 1)], 0x11     ; HI = X.hi H.hi
-        vpshufd    zmm23, %1, 0x4e
-        vpxorq     zmm23, zmm23, %1                                    ; X.lo ^ X.hi
-        vpclmulqdq zmm21, zmm23, [rdi + G_HK + 64 * ((%2) - 1)], 0x00  ; MI (Karatsuba)
-%endmacro
-%macro GH_NEXT 2
-        vpclmulqdq zmm23, %1, [rdi + G_HP + 64 * ((%2) - 1)], 0x00
-        vpclmulqdq zmm28, %1, [rdi + G_HP + 64 * ((%2) - 1)], 0x11
-        vpxorq     zmm20, zmm20, zmm23
-        vpxorq     zmm22, zmm22, zmm28
-        vpshufd    zmm23, %1, 0x4e
-        vpxorq     zmm23, zmm23, %1
-        vpclmulqdq zmm23, zmm23, [rdi + G_HK + 64 * ((%2) - 1)], 0x00
-        vpxorq     zmm21, zmm21, zmm23
-%endmacro
-; GH_REDUCE: HI = reduce(LO, MI ^ LO ^ HI, HI), per lane (zmm22 holds the result).
-%macro GH_REDUCE 0
-        vpternlogq zmm21, zmm20, zmm22, 0x96            ; MI ^= LO ^ HI
-        vpclmulqdq zmm23, zmm20, zmm19, 0x00            ; LO.lo * 0xC2..
-        vpshufd    zmm20, zmm20, 0x4e                   ; swap64(LO)
-        vpternlogq zmm21, zmm20, zmm23, 0x96            ; fold LO into MI
-        vpclmulqdq zmm23, zmm21, zmm19, 0x00
-        vpshufd    zmm21, zmm21, 0x4e
-        vpternlogq zmm22, zmm21, zmm23, 0x96            ; fold MI into HI
-%endmacro
+; ---- GHASH over the group's power rows ---------------------------------------------------------
+%define HP_ROW(k) [rdi + G_HP + 64 * ((k) - 1)]
+%define HK_ROW(k) [rdi + G_HK + 64 * ((k) - 1)]
 ; GH_BLOCK j, G: bring D_j (byte order) into V form and multiply by H^(G-j) (j = 0 also
 ; folds in S): one block of a G-block aggregated GHASH, for stitching between AES rounds.
 %macro GH_BLOCK 2
@@ -206,9 +181,9 @@ section .text
         vpshufb zmm %+ _gr, zmm %+ _gr, zmm18
 %if (%1) == 0
         vpxorq  zmm8, zmm8, zmm16
-        GH_FIRST zmm8, (%2)
+        GH_FIRST zmm8, HP_ROW(%2), HK_ROW(%2)
 %else
-        GH_NEXT zmm %+ _gr, (%2) - (%1)
+        GH_NEXT zmm %+ _gr, HP_ROW((%2) - (%1)), HK_ROW((%2) - (%1))
 %endif
 %endmacro
 
@@ -216,30 +191,18 @@ section .text
 %macro GHASH_K 1
         vpshufb zmm8, zmm8, zmm18
         vpxorq  zmm8, zmm8, zmm16
-        GH_FIRST zmm8, %1
+        GH_FIRST zmm8, HP_ROW(%1), HK_ROW(%1)
 %assign _gj 1
 %rep (%1) - 1
 %assign _gr 8 + _gj
         vpshufb zmm %+ _gr, zmm %+ _gr, zmm18
-        GH_NEXT zmm %+ _gr, (%1) - _gj
+        GH_NEXT zmm %+ _gr, HP_ROW((%1) - _gj), HK_ROW((%1) - _gj)
 %assign _gj _gj + 1
 %endrep
         GH_REDUCE
         vmovdqa64 zmm16, zmm22
 %endmacro
 
-; ---- 4x4 transpose of 128-bit blocks --------------------------------------------------------
-; in a,b,c,d (clobbered) -> out o0..o3, o_j = [a_j, b_j, c_j, d_j]. o0 doubles as scratch.
-%macro TRANSPOSE4 8
-        vshufi64x2 %5, %1, %2, 0x44     ; a0 a1 b0 b1
-        vshufi64x2 %1, %1, %2, 0xEE     ; a2 a3 b2 b3
-        vshufi64x2 %2, %3, %4, 0x44     ; c0 c1 d0 d1
-        vshufi64x2 %3, %3, %4, 0xEE     ; c2 c3 d2 d3
-        vshufi64x2 %6, %5, %2, 0xDD     ; a1 b1 c1 d1
-        vshufi64x2 %5, %5, %2, 0x88     ; a0 b0 c0 d0
-        vshufi64x2 %7, %1, %3, 0x88     ; a2 b2 c2 d2
-        vshufi64x2 %8, %1, %3, 0xDD     ; a3 b3 c3 d3
-%endmacro
 
 ; ---- bulk pieces: K (8 or 4) full blocks per lane ----------------------------------------------
 ; CTR_GEN K: B_j = counter block j of every lane (byte order); text lanes' counters += K.
@@ -351,12 +314,6 @@ section .text
         kmovw   k7, edx
 %endmacro
 
-; qword opmask (2 bits per lane) of lane mask %2 (a 64-bit register) into %1 (a 64-bit register)
-%macro LANES_TO_QMASK 2
-        mov     %1, 0x55
-        pdep    %1, %2, %1
-        lea     %1, [%1 + 2 * %1]
-%endmacro
 
 ; ---------------------------------------------------------------------------------------------
 global mbgcmi_lanes_avx512:function hidden
@@ -408,7 +365,7 @@ mbgcmi_lanes_avx512:
         GATHER_BLOCK
         vpshufb zmm8, zmm8, zmm18
         vpxorq  zmm8, zmm8, zmm16
-        GH_FIRST zmm8, 1
+        GH_FIRST zmm8, HP_ROW(1), HK_ROW(1)
         GH_REDUCE
         kmovw   eax, k2
         LANES_TO_QMASK r10, rax
@@ -603,7 +560,7 @@ mbgcmi_lanes_avx512:
         vmovdqu64 zmm8, [rdi + G_LENBLK]
         vpshufb zmm8, zmm8, zmm18
         vpxorq  zmm8, zmm8, zmm16
-        GH_FIRST zmm8, 1
+        GH_FIRST zmm8, HP_ROW(1), HK_ROW(1)
         GH_REDUCE
         vpshufb zmm0, zmm22, zmm18
         vpxorq  zmm0, zmm0, [rdi + G_EK0]       ; T = E_K(J0) ^ S, per lane
