@@ -78,8 +78,8 @@ CTR_ADD:                                ; row j: +j in the counter dword of ever
 SIXTEEN_Q:      times 4 dq 16
 
 ; stack frame (rsp 64-byte aligned)
-%define SP10    0               ; 8 x 64: VAESENCLAST at round 10, for 10-round lanes
-%define SP12    512             ; 8 x 64: at round 12, for 12-round lanes
+;       0                       ; 8 x 64: VAESENCLAST at round 10, for 10-round lanes
+;       512 (SPILL12)           ; 8 x 64: at round 12, for 12-round lanes
 %define F_ACT   1044            ; dword: busy lanes
 %define F_TEXT  1048            ; dword: text lanes of the current step
 %define F_NB    1056            ; qword: blocks of the current bulk step
@@ -87,88 +87,13 @@ SIXTEEN_Q:      times 4 dq 16
 
 section .text
 
-; ---- AES over B0..B(K-1) ------------------------------------------------------------------
-; Each round key row is loaded once into zmm24 and used by all K blocks (one load per round
-; instead of K). zmm23 parks VAESENCLAST results of shorter-key lanes (mixed groups).
-%macro AES_ROUND 3              ; K, round, instruction
-        vmovdqu64 zmm24, [rdi + G_RK + 64 * (%2)]
-%assign _aj 0
-%rep %1
-        %3      zmm %+ _aj, zmm %+ _aj, zmm24
-%assign _aj _aj + 1
-%endrep
-%endmacro
-%macro AES_X4 1-2 0                    ; K blocks [, G blocks of GHASH to stitch in]
-        vmovdqu64 zmm24, [rdi + G_RK]
-%assign _aj 0
-%rep %1
-        vpxorq  zmm %+ _aj, zmm %+ _aj, zmm24
-%assign _aj _aj + 1
-%endrep
-%assign _ar 1
-%rep 9
-        AES_ROUND %1, _ar, vaesenc
-%if _ar <= (%2)
-        GH_BLOCK _ar - 1, %2                    ; GHASH of the previous group rides along
-%elif (%2) > 0 && _ar == (%2) + 1
-        GH_REDUCE
-        vmovdqa64 zmm16, zmm22
-%endif
-%assign _ar _ar + 1
-%endrep
-        cmp     dword [rdi + G_RMAX], 10
-        je      %%last10
-        cmp     word [rdi + G_K10Q], 0
-        je      %%r10
-        vmovdqu64 zmm24, [rdi + G_RK + 64 * 10]
-%assign _aj 0
-%rep %1
-        vaesenclast zmm23, zmm %+ _aj, zmm24
-        vmovdqa64 [rsp + SP10 + 64 * _aj], zmm23
-%assign _aj _aj + 1
-%endrep
-%%r10:
-        AES_ROUND %1, 10, vaesenc
-        AES_ROUND %1, 11, vaesenc
-        cmp     dword [rdi + G_RMAX], 12
-        je      %%last12
-        cmp     word [rdi + G_K12Q], 0
-        je      %%r12
-        vmovdqu64 zmm24, [rdi + G_RK + 64 * 12]
-%assign _aj 0
-%rep %1
-        vaesenclast zmm23, zmm %+ _aj, zmm24
-        vmovdqa64 [rsp + SP12 + 64 * _aj], zmm23
-%assign _aj _aj + 1
-%endrep
-%%r12:
-        AES_ROUND %1, 12, vaesenc
-        AES_ROUND %1, 13, vaesenc
-        AES_ROUND %1, 14, vaesenclast
-        cmp     word [rdi + G_K12Q], 0
-        je      %%m10
-        kmovw   k1, [rdi + G_K12Q]
-%assign _aj 0
-%rep %1
-        vmovdqa64 zmm %+ _aj {k1}, [rsp + SP12 + 64 * _aj]
-%assign _aj _aj + 1
-%endrep
-        jmp     %%m10
-%%last12:
-        AES_ROUND %1, 12, vaesenclast
-%%m10:
-        cmp     word [rdi + G_K10Q], 0
-        je      %%done
-        kmovw   k1, [rdi + G_K10Q]
-%assign _aj 0
-%rep %1
-        vmovdqa64 zmm %+ _aj {k1}, [rsp + SP10 + 64 * _aj]
-%assign _aj _aj + 1
-%endrep
-        jmp     %%done
-%%last10:
-        AES_ROUND %1, 10, vaesenclast
-%%done:
+; ---- AES: hooks for x4_macros.inc's AES_X4 -------------------------------------------------------
+%define RMAX    dword [rdi + G_RMAX]
+%define K10Q    word [rdi + G_K10Q]
+%define K12Q    word [rdi + G_K12Q]
+%define SPILL12 512
+%macro LOAD_RK 1                        ; zmm24 = round key row %1 of the group
+        vmovdqu64 zmm24, [rdi + G_RK + 64 * (%1)]
 %endmacro
 
 ; ---- GHASH over the group's power rows ---------------------------------------------------------

@@ -168,6 +168,10 @@ static void accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_c
         }
         return;
     }
+    if (mbgcmi_lanes_short_ok(&m->lanes, job)) {
+        mbgcmi_lanes_stage(&m->lanes, job, now, why);
+        return;
+    }
     int lane = mbgcmi_lanes_free(&m->lanes, job->key);
     if (lane < 0) { /* not reached while the invariant holds; keep the manager safe anyway */
         run_all_groups(m, why);
@@ -176,17 +180,6 @@ static void accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_c
     mbgcmi_lanes_enter(&m->lanes, lane, job, now);
     if (mbgcmi_lanes_full(&m->lanes)) {
         run_all_groups(m, why);
-    }
-}
-
-/* Complete every lane job that has waited timeout_ns or longer. */
-static void run_timeouts(mbgcm_mgr *m, uint64_t now)
-{
-    struct mbgcmi_lanes *L = &m->lanes;
-    for (unsigned i = 0; i < L->ngroups * MBGCMI_GL; i++) {
-        if (L->info[i].job != NULL && now - L->info[i].t_submit >= m->timeout_ns) {
-            mbgcmi_lanes_complete(L, (int)i, MBGCMI_RUN_TIMEOUT);
-        }
     }
 }
 
@@ -229,7 +222,7 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
     const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
     accept(m, job, now, MBGCMI_RUN_FULL);
     if (m->timeout_ns) {
-        run_timeouts(m, now);
+        mbgcmi_lanes_expire(&m->lanes, now, m->timeout_ns);
     }
     if (m->count > m->qmask) { /* ring full: make room by completing the oldest */
         complete_oldest(m, MBGCMI_RUN_RING_FULL);
@@ -263,7 +256,7 @@ mbgcm_job *mbgcm_mgr_poll(mbgcm_mgr *m)
         return NULL;
     }
     if (m->timeout_ns) {
-        run_timeouts(m, m->clock(m->clock_ctx));
+        mbgcmi_lanes_expire(&m->lanes, m->clock(m->clock_ctx), m->timeout_ns);
     }
     mbgcmi_lanes_wipe_idle(&m->lanes);
     return pop_if_done(m);

@@ -10,15 +10,16 @@
    kernel with its own single-stream kernels (docs/design.md, "Paths per arch"). */
 #if defined(MBGCM_HAVE_NASM)
 #define SINGLE_FAST (&mbgcmi_gcm_ops_aesni)
-#define LANES_AVX512 mbgcmi_lanes_avx512, SINGLE_FAST, MBGCMI_ARCH_AVX512
+#define LANES_AVX512 mbgcmi_lanes_avx512, mbgcmi_short_avx512, SINGLE_FAST, MBGCMI_ARCH_AVX512
 #else
 #define SINGLE_FAST (&mbgcmi_gcm_ops_generic)
-#define LANES_AVX512 mbgcmi_lanes_generic, SINGLE_FAST, MBGCMI_ARCH_GENERIC
+#define LANES_AVX512 mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC
 #endif
 static const struct mbgcmi_lane_ops lane_ops[MBGCMI_ARCH_COUNT] = {
-    [MBGCMI_ARCH_GENERIC] = {mbgcmi_lanes_generic, &mbgcmi_gcm_ops_generic, MBGCMI_ARCH_GENERIC},
-    [MBGCMI_ARCH_AESNI] = {mbgcmi_lanes_generic, SINGLE_FAST, MBGCMI_ARCH_GENERIC},
-    [MBGCMI_ARCH_AVX2] = {mbgcmi_lanes_generic, SINGLE_FAST, MBGCMI_ARCH_GENERIC},
+    [MBGCMI_ARCH_GENERIC] = {mbgcmi_lanes_generic, NULL, &mbgcmi_gcm_ops_generic,
+                             MBGCMI_ARCH_GENERIC},
+    [MBGCMI_ARCH_AESNI] = {mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC},
+    [MBGCMI_ARCH_AVX2] = {mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC},
     [MBGCMI_ARCH_AVX512] = {LANES_AVX512},
 };
 
@@ -248,13 +249,77 @@ unsigned mbgcmi_lanes_run(struct mbgcmi_lanes *L, unsigned gi, enum mbgcmi_run_c
     return done;
 }
 
-void mbgcmi_lanes_complete(struct mbgcmi_lanes *L, int lane, enum mbgcmi_run_cause why)
+/* ---- short jobs ---------------------------------------------------------------------------- */
+
+int mbgcmi_lanes_short_ok(const struct mbgcmi_lanes *L, const mbgcm_job *job)
 {
-    const mbgcm_job *job = L->info[lane].job;
-    while (job != NULL && L->info[lane].job == job) {
-        mbgcmi_lanes_run(L, (unsigned)lane / MBGCMI_GL, why);
+    return L->ops->short_kernel != NULL && job->iv_len == 12 &&
+           job->aad_len <= MBGCMI_SHORT_MAX_AAD &&
+           job->len <= 16 * MBGCMI_SHORT_MAX_BLOCKS;
+}
+
+/* Run stage |nb| with the jobs it holds (one to four), complete them all. */
+static void stage_run(struct mbgcmi_lanes *L, unsigned nb, enum mbgcmi_run_cause why)
+{
+    struct mbgcmi_stage *st = &L->stage[nb];
+    const unsigned n = st->n;
+    struct mbgcmi_short_batch b;
+    uint32_t rmax = 0;
+    unsigned r10 = 0, r12 = 0;
+    b.tagmask = 0;
+    b.decrypt = 0;
+    for (unsigned i = 0; i < MBGCMI_GL; i++) {
+        const mbgcm_job *job = st->job[i < n ? i : 0];
+        b.job[i] = st->job[i < n ? i : 0];
+        if (i < n) {
+            const uint32_t r = mbgcmi_key_c(job->key)->rounds;
+            rmax = r > rmax ? r : rmax;
+            r10 |= (r == 10) ? 3u << (2 * i) : 0;
+            r12 |= (r == 12) ? 3u << (2 * i) : 0;
+            b.tagmask |= (uint64_t)((1u << job->tag_len) - 1u) << (16 * i);
+            b.decrypt |= (job->dir == MBGCM_DECRYPT) ? 1u << i : 0;
+        }
+    }
+    b.active = (1u << n) - 1u;
+    b.nblk = nb;
+    b.pad_ = 0;
+    b.rmax = rmax;
+    b.k10q = (uint16_t)(rmax > 10 ? r10 : 0);
+    b.k12q = (uint16_t)(rmax > 12 ? r12 : 0);
+    L->runs[why]++;
+    L->kernel_calls[n - 1]++;
+    const unsigned fail = L->ops->short_kernel(&b);
+    for (unsigned i = 0; i < n; i++) {
+        mbgcm_job *job = st->job[i];
+        if (fail >> i & 1) {
+            mbgcmi_wipe(job->dst, job->len); /* never release unauthenticated plaintext */
+            job->status = MBGCM_ERR_AUTH;
+            L->auth_failures++;
+        } else {
+            job->status = MBGCM_OK;
+        }
+        st->job[i] = NULL;
+    }
+    st->n = 0;
+    L->staged -= n;
+}
+
+void mbgcmi_lanes_stage(struct mbgcmi_lanes *L, mbgcm_job *job, uint64_t t_submit,
+                        enum mbgcmi_run_cause why)
+{
+    const unsigned nb = (unsigned)((job->len + 15) / 16);
+    struct mbgcmi_stage *st = &L->stage[nb];
+    st->job[st->n] = job;
+    st->t_submit[st->n] = t_submit;
+    st->n++;
+    L->staged++;
+    job->status = MBGCM_PENDING;
+    if (st->n == MBGCMI_GL) {
+        stage_run(L, nb, why);
     }
 }
+
+/* ---- locating and completing pending jobs ---------------------------------------------------- */
 
 int mbgcmi_lanes_find(const struct mbgcmi_lanes *L, const mbgcm_job *job)
 {
@@ -263,7 +328,48 @@ int mbgcmi_lanes_find(const struct mbgcmi_lanes *L, const mbgcm_job *job)
             return (int)i;
         }
     }
+    if (L->staged) {
+        for (unsigned nb = 0; nb <= MBGCMI_SHORT_MAX_BLOCKS; nb++) {
+            for (unsigned i = 0; i < L->stage[nb].n; i++) {
+                if (L->stage[nb].job[i] == job) {
+                    return MBGCMI_LOC_STAGE + (int)(MBGCMI_GL * nb + i);
+                }
+            }
+        }
+    }
     return -1;
+}
+
+void mbgcmi_lanes_complete(struct mbgcmi_lanes *L, int loc, enum mbgcmi_run_cause why)
+{
+    if (loc < 0) {
+        return;
+    }
+    if (loc >= MBGCMI_LOC_STAGE) {
+        stage_run(L, (unsigned)(loc - MBGCMI_LOC_STAGE) / MBGCMI_GL, why);
+        return;
+    }
+    const mbgcm_job *job = L->info[loc].job;
+    while (job != NULL && L->info[loc].job == job) {
+        mbgcmi_lanes_run(L, (unsigned)loc / MBGCMI_GL, why);
+    }
+}
+
+void mbgcmi_lanes_expire(struct mbgcmi_lanes *L, uint64_t now, uint64_t timeout)
+{
+    for (unsigned i = 0; i < L->ngroups * MBGCMI_GL; i++) {
+        if (L->info[i].job != NULL && now - L->info[i].t_submit >= timeout) {
+            mbgcmi_lanes_complete(L, (int)i, MBGCMI_RUN_TIMEOUT);
+        }
+    }
+    if (L->staged) {
+        for (unsigned nb = 0; nb <= MBGCMI_SHORT_MAX_BLOCKS; nb++) {
+            /* a stage's oldest job is its first */
+            if (L->stage[nb].n && now - L->stage[nb].t_submit[0] >= timeout) {
+                stage_run(L, nb, MBGCMI_RUN_TIMEOUT);
+            }
+        }
+    }
 }
 
 void mbgcmi_lanes_wipe_all(struct mbgcmi_lanes *L)
@@ -283,7 +389,7 @@ void mbgcmi_lanes_wipe_all(struct mbgcmi_lanes *L)
 
 void mbgcmi_lanes_wipe_idle(struct mbgcmi_lanes *L)
 {
-    if (L->busy == 0 && L->dirty) {
+    if (L->busy == 0 && L->staged == 0 && L->dirty) {
         mbgcmi_lanes_wipe_all(L);
     }
 }

@@ -91,9 +91,43 @@ _Static_assert(offsetof(struct mbgcmi_group, tagmask) == 2800, "tagmask");
  */
 typedef unsigned (*mbgcmi_lane_kernel_fn)(struct mbgcmi_group *g);
 
+/* ---- short jobs: one pass, four jobs at once ---------------------------------------------
+ * Jobs with a 12-byte IV, at most 16 bytes of AAD and at most 8 blocks of message skip the
+ * lane state entirely: the manager stages them by their number of message blocks and, when
+ * four of one shape are staged (or a flush or timeout needs one), a single-pass kernel reads
+ * the four jobs directly and finishes them: E_K(J0), the counter blocks, the AAD block, the
+ * message, the length block and the tag, with one aggregated GHASH per lane. */
+#define MBGCMI_SHORT_MAX_BLOCKS 8
+#define MBGCMI_SHORT_MAX_AAD    16
+
+struct mbgcmi_short_batch {
+    mbgcm_job *job[MBGCMI_GL]; /*  0 idle lanes repeat a busy lane's job (read, never written) */
+    uint64_t tagmask;          /* 32 tag bytes of busy lane i at bits 16i..16i+tag_len-1      */
+    uint32_t active;           /* 40 lane mask                                                */
+    uint32_t decrypt;          /* 44 lane mask                                                */
+    uint32_t nblk;             /* 48 message blocks of every lane: ceil(len / 16)             */
+    uint32_t pad_;             /* 52                                                          */
+    uint32_t rmax;             /* 56 most rounds among the lanes                              */
+    uint16_t k10q;             /* 60 qword opmask: lanes with 10 rounds < rmax                */
+    uint16_t k12q;             /* 62 qword opmask: lanes with 12 rounds < rmax                */
+};
+_Static_assert(sizeof(struct mbgcmi_short_batch) == 64, "short batch layout");
+_Static_assert(offsetof(mbgcm_job, tag_len) == 80 && offsetof(mbgcm_job, len) == 64 &&
+               offsetof(mbgcm_job, iv) == 16 && offsetof(mbgcm_job, aad_len) == 40,
+               "job layout (asm/include/job.inc)");
+
+/* Short-job kernel: processes the busy lanes of |b|; returns the lanes whose tag failed
+   (decrypt). Writes dst and, for encrypt lanes, tag; reads the expected tags of decrypt lanes
+   before writing anything. Never touches job->status (the manager sets it). */
+typedef unsigned (*mbgcmi_short_kernel_fn)(const struct mbgcmi_short_batch *b);
+#if defined(MBGCM_HAVE_NASM)
+unsigned mbgcmi_short_avx512(const struct mbgcmi_short_batch *b);
+#endif
+
 /* Per-arch lane machinery. */
 struct mbgcmi_lane_ops {
     mbgcmi_lane_kernel_fn kernel;          /* the four-lane kernel */
+    mbgcmi_short_kernel_fn short_kernel;   /* the one-pass short-job kernel, or NULL */
     const struct mbgcmi_gcm_ops *single;   /* single-stream kernels (long jobs, J0 of odd IVs) */
     int arch;                              /* arch of the lane kernel (what actually runs) */
 };
@@ -126,8 +160,17 @@ struct mbgcmi_lane_info {
     uint64_t t_submit;        /* submit time, for the timeout */
 };
 
+/* Short jobs waiting for three more of their shape (message blocks 0..8). */
+struct mbgcmi_stage {
+    mbgcm_job *job[MBGCMI_GL];
+    uint64_t t_submit[MBGCMI_GL];
+    unsigned n;
+};
+
 struct mbgcmi_lanes {
     struct mbgcmi_group *g;               /* ngroups groups, 64-byte aligned */
+    struct mbgcmi_stage stage[MBGCMI_SHORT_MAX_BLOCKS + 1];
+    unsigned staged;                      /* jobs waiting in stages */
     unsigned ngroups;
     unsigned busy;                        /* busy lanes in total */
     unsigned freemask;                    /* bit per lane (4 * group + slot): free */
@@ -154,13 +197,22 @@ static inline int mbgcmi_lanes_full(const struct mbgcmi_lanes *L)
 }
 /* Put a validated job into free lane |lane|; J0 computed here; status := PENDING. */
 void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64_t t_submit);
+/* A validated job the short kernel takes (12-byte IV, AAD <= 16, <= 8 blocks), or 0. */
+int mbgcmi_lanes_short_ok(const struct mbgcmi_lanes *L, const mbgcm_job *job);
+/* Stage a short job (status := PENDING); runs its stage when that makes four. */
+void mbgcmi_lanes_stage(struct mbgcmi_lanes *L, mbgcm_job *job, uint64_t t_submit,
+                        enum mbgcmi_run_cause why);
 /* Run group |gi|'s kernel once (at least one lane finishes) and retire the finished lanes:
    status set, dst zeroed on auth failure. Returns the mask of retired lanes. */
 unsigned mbgcmi_lanes_run(struct mbgcmi_lanes *L, unsigned gi, enum mbgcmi_run_cause why);
-/* Run the group holding |lane| until that lane's job is complete. */
-void mbgcmi_lanes_complete(struct mbgcmi_lanes *L, int lane, enum mbgcmi_run_cause why);
-/* Lane holding |job|, or -1. */
+/* Where a pending job is: a lane (0..15), or MBGCMI_LOC_STAGE + 4 * blocks + slot for a
+   staged short job; -1 if neither. */
+#define MBGCMI_LOC_STAGE 64
 int mbgcmi_lanes_find(const struct mbgcmi_lanes *L, const mbgcm_job *job);
+/* Run whatever holds location |loc| until the job there is complete. */
+void mbgcmi_lanes_complete(struct mbgcmi_lanes *L, int loc, enum mbgcmi_run_cause why);
+/* Complete every pending job (lanes and stages) that has waited |timeout| ns or longer. */
+void mbgcmi_lanes_expire(struct mbgcmi_lanes *L, uint64_t now, uint64_t timeout);
 /* Wipe all lane state if no lane is busy and it was used since the last wipe. */
 void mbgcmi_lanes_wipe_idle(struct mbgcmi_lanes *L);
 /* Wipe everything (free). */
