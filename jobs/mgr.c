@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "jobs_internal.h"
+#include "validate.h"
 
 static uint64_t clock_monotonic(void *ctx)
 {
@@ -153,7 +154,7 @@ static void run_all_groups(mbgcm_mgr *m, enum mbgcmi_run_cause why)
 static void accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_cause why)
 {
     m->jobs++;
-    const int st = mbgcmi_check_job(job);
+    const int st = mbgcmi_check_job_inline(job);
     if (st != MBGCM_OK) {
         job->status = st;
         m->jobs_invalid++;

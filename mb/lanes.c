@@ -251,15 +251,8 @@ unsigned mbgcmi_lanes_run(struct mbgcmi_lanes *L, unsigned gi, enum mbgcmi_run_c
 
 /* ---- short jobs ---------------------------------------------------------------------------- */
 
-int mbgcmi_lanes_short_ok(const struct mbgcmi_lanes *L, const mbgcm_job *job)
-{
-    return L->ops->short_kernel != NULL && job->iv_len == 12 &&
-           job->aad_len <= MBGCMI_SHORT_MAX_AAD &&
-           job->len <= 16 * MBGCMI_SHORT_MAX_BLOCKS;
-}
-
 /* Run stage |nb| with the jobs it holds (one to four), complete them all. */
-static void stage_run(struct mbgcmi_lanes *L, unsigned nb, enum mbgcmi_run_cause why)
+void mbgcmi_lanes_stage_run(struct mbgcmi_lanes *L, unsigned nb, enum mbgcmi_run_cause why)
 {
     struct mbgcmi_stage *st = &L->stage[nb];
     const unsigned n = st->n;
@@ -304,21 +297,6 @@ static void stage_run(struct mbgcmi_lanes *L, unsigned nb, enum mbgcmi_run_cause
     L->staged -= n;
 }
 
-void mbgcmi_lanes_stage(struct mbgcmi_lanes *L, mbgcm_job *job, uint64_t t_submit,
-                        enum mbgcmi_run_cause why)
-{
-    const unsigned nb = (unsigned)((job->len + 15) / 16);
-    struct mbgcmi_stage *st = &L->stage[nb];
-    st->job[st->n] = job;
-    st->t_submit[st->n] = t_submit;
-    st->n++;
-    L->staged++;
-    job->status = MBGCM_PENDING;
-    if (st->n == MBGCMI_GL) {
-        stage_run(L, nb, why);
-    }
-}
-
 /* ---- locating and completing pending jobs ---------------------------------------------------- */
 
 int mbgcmi_lanes_find(const struct mbgcmi_lanes *L, const mbgcm_job *job)
@@ -346,7 +324,7 @@ void mbgcmi_lanes_complete(struct mbgcmi_lanes *L, int loc, enum mbgcmi_run_caus
         return;
     }
     if (loc >= MBGCMI_LOC_STAGE) {
-        stage_run(L, (unsigned)(loc - MBGCMI_LOC_STAGE) / MBGCMI_GL, why);
+        mbgcmi_lanes_stage_run(L, (unsigned)(loc - MBGCMI_LOC_STAGE) / MBGCMI_GL, why);
         return;
     }
     const mbgcm_job *job = L->info[loc].job;
@@ -366,7 +344,7 @@ void mbgcmi_lanes_expire(struct mbgcmi_lanes *L, uint64_t now, uint64_t timeout)
         for (unsigned nb = 0; nb <= MBGCMI_SHORT_MAX_BLOCKS; nb++) {
             /* a stage's oldest job is its first */
             if (L->stage[nb].n && now - L->stage[nb].t_submit[0] >= timeout) {
-                stage_run(L, nb, MBGCMI_RUN_TIMEOUT);
+                mbgcmi_lanes_stage_run(L, nb, MBGCMI_RUN_TIMEOUT);
             }
         }
     }

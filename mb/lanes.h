@@ -198,10 +198,29 @@ static inline int mbgcmi_lanes_full(const struct mbgcmi_lanes *L)
 /* Put a validated job into free lane |lane|; J0 computed here; status := PENDING. */
 void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64_t t_submit);
 /* A validated job the short kernel takes (12-byte IV, AAD <= 16, <= 8 blocks), or 0. */
-int mbgcmi_lanes_short_ok(const struct mbgcmi_lanes *L, const mbgcm_job *job);
+static inline int mbgcmi_lanes_short_ok(const struct mbgcmi_lanes *L, const mbgcm_job *job)
+{
+    return L->ops->short_kernel != NULL && job->iv_len == 12 &&
+           job->aad_len <= MBGCMI_SHORT_MAX_AAD && job->len <= 16 * MBGCMI_SHORT_MAX_BLOCKS;
+}
+/* Run stage |nb| with the jobs it holds (one to four) and complete them. */
+void mbgcmi_lanes_stage_run(struct mbgcmi_lanes *L, unsigned nb, enum mbgcmi_run_cause why);
 /* Stage a short job (status := PENDING); runs its stage when that makes four. */
-void mbgcmi_lanes_stage(struct mbgcmi_lanes *L, mbgcm_job *job, uint64_t t_submit,
-                        enum mbgcmi_run_cause why);
+static inline void mbgcmi_lanes_stage(struct mbgcmi_lanes *L, mbgcm_job *job,
+                                      uint64_t t_submit, enum mbgcmi_run_cause why)
+{
+    const unsigned nb = (unsigned)((job->len + 15) / 16);
+    struct mbgcmi_stage *st = &L->stage[nb];
+    const unsigned i = st->n;
+    st->job[i] = job;
+    st->t_submit[i] = t_submit;
+    st->n = i + 1;
+    L->staged++;
+    job->status = MBGCM_PENDING;
+    if (i + 1 == MBGCMI_GL) {
+        mbgcmi_lanes_stage_run(L, nb, why);
+    }
+}
 /* Run group |gi|'s kernel once (at least one lane finishes) and retire the finished lanes:
    status set, dst zeroed on auth failure. Returns the mask of retired lanes. */
 unsigned mbgcmi_lanes_run(struct mbgcmi_lanes *L, unsigned gi, enum mbgcmi_run_cause why);

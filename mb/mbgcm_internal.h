@@ -97,8 +97,13 @@ static inline int mbgcmi_tag_len_ok(size_t t)
 void mbgcmi_wipe(void *p, size_t n);
 /* Constant-time equality of |n| bytes: 1 if equal, 0 otherwise; no data-dependent branch. */
 int mbgcmi_ct_equal(const void *a, const void *b, size_t n);
-/* 1 if [a, a+alen) and [b, b+blen) share a byte; both non-empty. */
-int mbgcmi_overlap(const void *a, size_t alen, const void *b, size_t blen);
+/* 1 if [a, a+alen) and [b, b+blen) share a byte; both non-empty. Written with
+   subtractions so that no end pointer can wrap. */
+static inline int mbgcmi_overlap(const void *a, size_t alen, const void *b, size_t blen)
+{
+    const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return pa <= pb ? pb - pa < alen : pa - pb < blen;
+}
 
 /* GCM length block [bitlen(A)]_64 || [bitlen(C)]_64 in byte order. Returns 0, or -1 when a
    length exceeds its limit (the caller validated them; the check makes overflow impossible). */

@@ -27,17 +27,6 @@ int mbgcmi_ct_equal(const void *a, const void *b, size_t n)
     return (int)(((d - 1u) >> 8) & 1u);
 }
 
-int mbgcmi_overlap(const void *a, size_t alen, const void *b, size_t blen)
-{
-    const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    /* [pa, pa+alen) and [pb, pb+blen) intersect iff pa < pb+blen and pb < pa+alen; written
-       with subtractions so that no end pointer can wrap */
-    if (pa <= pb) {
-        return pb - pa < alen;
-    }
-    return pa - pb < blen;
-}
-
 int mbgcmi_len_block(uint64_t aad_len, uint64_t text_len, uint8_t blk[16])
 {
     if (aad_len > MBGCMI_MAX_AAD_LEN || text_len > MBGCMI_MAX_TEXT_LEN) {

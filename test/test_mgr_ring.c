@@ -1,2 +1,877 @@
+/*
+ * test_mgr_ring.c — the job ring and the manager API edges, on every supported arch and
+ * "auto":
+ *
+ *   ring_full          queue sizes 1, 2, 4, 8 with 4..16 lanes: submit always makes progress
+ *                      and hands back the oldest job when the ring fills; never an error or a
+ *                      lost job; get_next_job is never NULL and returns the same slot until it
+ *                      is submitted (whatever else is called in between)
+ *   ring_capacity      a ring of Q slots (1 .. 1024, the default 256, 65536): with the oldest
+ *                      job pending, submits 2..Q-1 keep every job, submit Q returns the oldest
+ *   free_pending       mbgcm_mgr_free with jobs pending in lanes, finished behind a pending
+ *                      one, single-stream, after bursts, right after create: abandoned, and
+ *                      nothing leaks (LeakSanitizer in the ASan build, valgrind elsewhere)
+ *   many_managers      64 managers of random configurations alive at once, used in random
+ *                      interleaving, sharing one pool of keys; each returns its jobs in order
+ *   after_invalid      every kind of invalid job, through the ring and through a burst, between
+ *                      valid lane jobs: completes at once with its status, in its place, and the
+ *                      manager keeps working
+ *   bad_tag            a flipped bit in the tag, ciphertext, AAD or IV: MBGCM_ERR_AUTH and dst
+ *                      all zero, in place and out of place, lanes and single-stream, ring and
+ *                      burst, every tag length
+ *   create_errors      bad lanes and queue sizes, unknown arch names, NULL out, mbgcm_mgr_new
+ *                      returning NULL, mbgcm_mgr_arch names
+ *   null_and_last_error  NULL-manager calls, submit_burst(NULL, n>0) and mbgcm_mgr_last_error,
+ *                      bursts of 0 jobs, stats with NULL arguments
+ *
+ * Process-level modes (one ctest registration each, since the CPU features and MBGCM_ARCH are
+ * read once per process):
+ *   test_mgr_ring mask-avx512   AVX-512 hidden: arch "avx512" gives MBGCM_ERR_UNSUPPORTED,
+ *                               "auto" runs the best remaining arch correctly
+ *   test_mgr_ring mask-all      every feature hidden: only "generic" is created
+ *   test_mgr_ring env-generic   MBGCM_ARCH=generic replaces "auto"; named arches unaffected
+ *   test_mgr_ring env-bogus     MBGCM_ARCH=bogus: "auto" gives MBGCM_ERR_UNSUPPORTED
+ */
+#include "jobs_internal.h"
 #include "test_util.h"
-int main(void) { return 0; }
+
+static uint64_t counts[TU_MGR_NCFG];
+
+static void need(int cfg)
+{
+    if (cfg != TU_MGR_AUTO && !mbgcmi_arch_supported(cfg)) {
+        print_message("%s: not supported here\n", tu_mgr_label(cfg));
+        skip();
+    }
+}
+
+/* ---- a small checked driver: one manager, its jobs in flight ------------------------------- */
+struct drv {
+    mbgcm_mgr *m;
+    int cfg;
+    unsigned q;
+    tu_tjob **t;
+    mbgcm_job **slot;
+    unsigned head, cnt, cap;
+    uint64_t submitted, returned;
+    char ctx[200];
+};
+
+static void drv_init(struct drv *d, int cfg, unsigned lanes, unsigned q, uint64_t thr,
+                     const char *what)
+{
+    memset(d, 0, sizeof *d);
+    d->cfg = cfg;
+    d->q = q ? q : MBGCMI_DEFAULT_QUEUE;
+    d->m = tu_mgr_open(cfg, lanes, q, 0);
+    mbgcmi_mgr_set_single_min_len(d->m, thr);
+    d->cap = d->q;
+    d->t = tu_xmalloc(d->cap * sizeof *d->t);
+    d->slot = tu_xmalloc(d->cap * sizeof *d->slot);
+    snprintf(d->ctx, sizeof d->ctx, "%s arch=%s lanes=%u queue=%u single_min=%llu (seed "
+             "0x%016llx)", what, tu_mgr_label(cfg), lanes, q, (unsigned long long)thr,
+             (unsigned long long)tu_seed());
+}
+
+static void drv_got(struct drv *d, mbgcm_job *j, const char *how)
+{
+    TU_CHECK(d->cnt > 0, "%s: %s returned a job with none in flight", d->ctx, how);
+    TU_CHECK(j == d->slot[d->head], "%s: %s returned %p, expected the oldest %p", d->ctx, how,
+             (void *)j, (void *)d->slot[d->head]);
+    TU_CHECK(j->status != MBGCM_PENDING, "%s: %s returned a pending job", d->ctx, how);
+    tu_tjob_check(d->t[d->head], j, d->ctx);
+    tu_tjob_free(d->t[d->head]);
+    d->head = (d->head + 1) % d->cap;
+    d->cnt--;
+    d->returned++;
+}
+
+static void drv_qcheck(struct drv *d)
+{
+    TU_CHECK(mbgcm_queue_size(d->m) == d->cnt, "%s: queue_size %u, %u in flight", d->ctx,
+             mbgcm_queue_size(d->m), d->cnt);
+}
+
+/* Submit |t|; returns the slot it went into. */
+static mbgcm_job *drv_submit(struct drv *d, tu_tjob *t, tu_rng *r)
+{
+    mbgcm_job *s = mbgcm_get_next_job(d->m);
+    TU_CHECK(s != NULL, "%s: get_next_job NULL", d->ctx);
+    tu_tjob_load(t, s, NULL, r);
+    d->t[(d->head + d->cnt) % d->cap] = t;
+    d->slot[(d->head + d->cnt) % d->cap] = s;
+    d->cnt++;
+    d->submitted++;
+    const int fills = d->cnt == d->q;
+    mbgcm_job *j = mbgcm_submit_job(d->m);
+    TU_CHECK(j != NULL || !fills, "%s: submit into a full ring returned NULL", d->ctx);
+    for (; j != NULL; j = mbgcm_get_completed_job(d->m)) {
+        drv_got(d, j, "submit/get_completed");
+    }
+    drv_qcheck(d);
+    TU_CHECK(d->cnt < d->q, "%s: %u jobs in a ring of %u after submit", d->ctx, d->cnt, d->q);
+    return s;
+}
+
+static void drv_drain(struct drv *d)
+{
+    for (;;) {
+        const unsigned before = d->cnt;
+        mbgcm_job *j = mbgcm_flush_job(d->m);
+        if (j == NULL) {
+            TU_CHECK(before == 0, "%s: flush NULL with %u in flight", d->ctx, before);
+            break;
+        }
+        drv_got(d, j, "flush");
+    }
+    drv_qcheck(d);
+}
+
+static void drv_close(struct drv *d)
+{
+    drv_drain(d);
+    mbgcm_stats s;
+    assert_int_equal(mbgcm_mgr_stats(d->m, &s), MBGCM_OK);
+    TU_CHECK(s.jobs >= d->submitted, "%s: stats.jobs %llu < %llu ring jobs", d->ctx,
+             (unsigned long long)s.jobs, (unsigned long long)d->submitted);
+    mbgcm_mgr_free(d->m);
+    free(d->t);
+    free(d->slot);
+    counts[d->cfg] += d->submitted;
+}
+
+static tu_tjob *rand_job(tu_rng *r, const tu_key *keys, size_t nkeys, int fast, int bad_pct)
+{
+    tu_jspec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.key = &keys[tu_rng_below(r, nkeys)];
+    sp.dir = tu_rng_below(r, 2) ? MBGCM_ENCRYPT : MBGCM_DECRYPT;
+    sp.iv_len = tu_rng_below(r, 10) ? 12 : (size_t)tu_rng_range(r, 1, 200);
+    sp.aad_len = (size_t)tu_rng_below(r, 10) ? (size_t)tu_rng_below(r, 40)
+                                             : (size_t)tu_rng_below(r, 600);
+    sp.len = (size_t)(tu_rng_below(r, 10) ? tu_rng_below(r, 300)
+                                         : tu_rng_below(r, fast ? 20000 : 3000));
+    sp.tag_len = tu_pick_tag_len(r);
+    sp.in_place = (int)tu_rng_below(r, 2);
+    sp.tamper = tu_rng_below(r, 8) == 0;
+    sp.null_empty = (int)tu_rng_below(r, 2);
+    if ((int)tu_rng_below(r, 100) < bad_pct) {
+        sp.bad = (int)tu_rng_range(r, 1, TU_BAD_COUNT - 1);
+    }
+    return tu_tjob_new(r, &sp);
+}
+
+/* ---- ring_full ------------------------------------------------------------------------------ */
+static void ring_full_cfg(int cfg)
+{
+    need(cfg);
+    char label[64];
+    snprintf(label, sizeof label, "mgr_ring/full/%s", tu_mgr_label(cfg));
+    tu_rng r;
+    tu_rng_init(&r, label);
+    const int fast = tu_mgr_fast_lanes(cfg);
+    tu_key *keys = tu_keys_new(&r, 4, 0);
+    static const unsigned qs[4] = {1, 2, 4, 8};
+    static const unsigned lanes[4] = {4, 8, 12, 16};
+    for (int qi = 0; qi < 4; qi++) {
+        for (int li = 0; li < 4; li++) {
+            struct drv d;
+            const uint64_t thr = tu_rng_below(&r, 3) ? UINT64_MAX : 2048;
+            drv_init(&d, cfg, lanes[li], qs[qi], thr, "ring_full");
+            const unsigned n = (unsigned)tu_scaled(fast ? 1500 : 300);
+            for (unsigned i = 0; i < n; i++) {
+                /* the same slot until submitted, whatever is called in between */
+                mbgcm_job *s = mbgcm_get_next_job(d.m);
+                TU_CHECK(s != NULL, "%s: get_next_job NULL", d.ctx);
+                switch (tu_rng_below(&r, 5)) {
+                case 0: {
+                    mbgcm_job *j = mbgcm_get_completed_job(d.m);
+                    if (j) drv_got(&d, j, "get_completed");
+                    break;
+                }
+                case 1: {
+                    mbgcm_job *j = mbgcm_flush_job(d.m);
+                    TU_CHECK((j == NULL) == (d.cnt == 0), "%s: flush with %u in flight: %p",
+                             d.ctx, d.cnt, (void *)j);
+                    if (j) drv_got(&d, j, "flush");
+                    break;
+                }
+                case 2: {
+                    mbgcm_job *j = mbgcm_mgr_poll(d.m);
+                    if (j) drv_got(&d, j, "poll");
+                    break;
+                }
+                case 3: {
+                    tu_tjob *b = rand_job(&r, keys, 4, fast, 10);
+                    mbgcm_job bj;
+                    tu_tjob_load(b, &bj, NULL, &r);
+                    const unsigned ok = mbgcm_submit_burst(d.m, &bj, 1);
+                    TU_CHECK(ok == (b->expect == MBGCM_OK), "%s: burst of one", d.ctx);
+                    tu_tjob_check(b, &bj, d.ctx);
+                    tu_tjob_free(b);
+                    break;
+                }
+                default: break;
+                }
+                drv_qcheck(&d);
+                TU_CHECK(mbgcm_get_next_job(d.m) == s, "%s: get_next_job moved before submit",
+                         d.ctx);
+                mbgcm_job *got = drv_submit(&d, rand_job(&r, keys, 4, fast, 8), &r);
+                TU_CHECK(got == s, "%s: submitted a different slot", d.ctx);
+                if (qs[qi] == 1) {
+                    TU_CHECK(d.cnt == 0, "%s: a ring of one kept a job", d.ctx);
+                }
+            }
+            mbgcm_stats st;
+            assert_int_equal(mbgcm_mgr_stats(d.m, &st), MBGCM_OK);
+            if (qs[qi] < lanes[li] && thr == UINT64_MAX) {
+                TU_CHECK(st.runs_ring_full > 0, "%s: no ring-full run", d.ctx);
+            }
+            drv_close(&d);
+        }
+    }
+    tu_keys_free(keys, 4);
+}
+
+/* ---- ring_capacity ---------------------------------------------------------------------------- */
+static void ring_capacity_cfg(int cfg)
+{
+    need(cfg);
+    char label[64];
+    snprintf(label, sizeof label, "mgr_ring/capacity/%s", tu_mgr_label(cfg));
+    tu_rng r;
+    tu_rng_init(&r, label);
+    tu_key *keys = tu_keys_new(&r, 1, 0);
+    static const unsigned qs[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 0, 65536};
+    for (size_t qi = 0; qi < sizeof qs / sizeof qs[0]; qi++) {
+        const unsigned Q = qs[qi] ? qs[qi] : 256; /* 0: the default, 256 */
+        char ctx[160];
+        snprintf(ctx, sizeof ctx, "arch=%s queue_size=%u (seed 0x%016llx)", tu_mgr_label(cfg),
+                 qs[qi], (unsigned long long)tu_seed());
+        mbgcm_mgr *m = tu_mgr_open(cfg, 16, qs[qi], 0);
+        mbgcmi_mgr_set_single_min_len(m, UINT64_MAX);
+        /* the oldest job: valid, pending in a lane (16 lanes never fill here) */
+        tu_jspec sp;
+        memset(&sp, 0, sizeof sp);
+        sp.key = &keys[0];
+        sp.dir = MBGCM_ENCRYPT;
+        sp.iv_len = 12;
+        sp.len = 100;
+        sp.tag_len = 16;
+        tu_tjob *first = tu_tjob_new(&r, &sp);
+        sp.bad = TU_BAD_DIR; /* fillers: complete at once, wait behind the first */
+        tu_tjob *filler = tu_tjob_new(&r, &sp);
+        mbgcm_job *s0 = mbgcm_get_next_job(m);
+        tu_tjob_load(first, s0, NULL, &r);
+        mbgcm_job *j = mbgcm_submit_job(m);
+        if (Q == 1) {
+            TU_CHECK(j == s0, "%s: a ring of one must return the job at once", ctx);
+            tu_tjob_check(first, j, ctx);
+        } else {
+            TU_CHECK(j == NULL, "%s: first job back at once", ctx);
+            for (unsigned i = 2; i <= Q; i++) {
+                mbgcm_job *s = mbgcm_get_next_job(m);
+                TU_CHECK(s != s0, "%s: slot of the pending job handed out", ctx);
+                tu_tjob_load(filler, s, NULL, NULL);
+                j = mbgcm_submit_job(m);
+                if (i < Q) {
+                    TU_CHECK(j == NULL, "%s: submit %u of %u returned a job", ctx, i, Q);
+                    TU_CHECK(mbgcm_queue_size(m) == i, "%s: queue_size %u after %u", ctx,
+                             mbgcm_queue_size(m), i);
+                } else {
+                    TU_CHECK(j == s0, "%s: submit %u (ring full) did not return the oldest",
+                             ctx, i);
+                    tu_tjob_check(first, j, ctx);
+                    TU_CHECK(mbgcm_queue_size(m) == Q - 1, "%s: queue_size %u", ctx,
+                             mbgcm_queue_size(m));
+                }
+            }
+            /* the fillers come back in order, complete */
+            unsigned n = 0;
+            while ((j = mbgcm_get_completed_job(m)) != NULL) {
+                TU_CHECK(j->status == MBGCM_ERR_INVALID, "%s: filler status %d", ctx, j->status);
+                n++;
+            }
+            TU_CHECK(n == Q - 1 && mbgcm_queue_size(m) == 0, "%s: %u fillers back of %u", ctx,
+                     n, Q - 1);
+        }
+        mbgcm_stats st;
+        assert_int_equal(mbgcm_mgr_stats(m, &st), MBGCM_OK);
+        TU_CHECK(st.runs_ring_full >= 1 && st.jobs == Q && st.jobs_invalid == Q - 1,
+                 "%s: runs_ring_full %llu jobs %llu invalid %llu", ctx,
+                 (unsigned long long)st.runs_ring_full, (unsigned long long)st.jobs,
+                 (unsigned long long)st.jobs_invalid);
+        counts[cfg] += Q;
+        tu_tjob_free(first);
+        tu_tjob_free(filler);
+        mbgcm_mgr_free(m);
+    }
+    tu_keys_free(keys, 1);
+}
+
+/* ---- free_pending ------------------------------------------------------------------------------ */
+static void free_pending_cfg(int cfg)
+{
+    need(cfg);
+    char label[64];
+    snprintf(label, sizeof label, "mgr_ring/free/%s", tu_mgr_label(cfg));
+    tu_rng r;
+    tu_rng_init(&r, label);
+    const int fast = tu_mgr_fast_lanes(cfg);
+    tu_key *keys = tu_keys_new(&r, 3, 0);
+    for (int scen = 0; scen < 40; scen++) {
+        static const unsigned lane_set[4] = {4, 8, 12, 16};
+        const unsigned lanes = lane_set[scen % 4];
+        const unsigned q = 1u << tu_rng_range(&r, 0, 7);
+        mbgcm_mgr *m = tu_mgr_open(cfg, lanes, q, scen % 3 ? 0 : 1000);
+        mbgcmi_mgr_set_single_min_len(m, scen % 5 == 0 ? 1000 : UINT64_MAX);
+        tu_tjob *t[600];
+        unsigned nt = 0;
+        if (scen % 7 != 0) { /* 7, 14, ...: free right after create */
+            const unsigned n = 1 + (unsigned)tu_rng_below(&r, 3 * lanes);
+            for (unsigned i = 0; i < n && nt < 600; i++) {
+                tu_tjob *x = rand_job(&r, keys, 3, fast, 10);
+                t[nt++] = x;
+                tu_tjob_load(x, mbgcm_get_next_job(m), NULL, &r);
+                mbgcm_submit_job(m); /* whatever comes back is dropped too */
+                if (tu_rng_below(&r, 6) == 0) {
+                    mbgcm_job bj[5];
+                    for (int b = 0; b < 5 && nt < 600; b++) {
+                        t[nt] = rand_job(&r, keys, 3, fast, 10);
+                        tu_tjob_load(t[nt], &bj[b], NULL, &r);
+                        nt++;
+                    }
+                    mbgcm_submit_burst(m, bj, 5);
+                }
+            }
+        }
+        mbgcm_mgr_free(m); /* pending jobs abandoned */
+        for (unsigned i = 0; i < nt; i++) {
+            tu_tjob_free(t[i]);
+        }
+        counts[cfg] += nt;
+    }
+    mbgcm_mgr_free(NULL);
+    tu_keys_free(keys, 3);
+}
+
+/* ---- many_managers --------------------------------------------------------------------------- */
+static void many_managers(void **state)
+{
+    (void)state;
+    tu_rng r;
+    tu_rng_init(&r, "mgr_ring/many");
+    int cfgs[TU_MGR_NCFG];
+    const int ncfg = tu_mgr_configs(cfgs);
+    enum { NM = 64 };
+    tu_key *keys = tu_keys_new(&r, 8, 0); /* shared by every manager */
+    struct drv *d = tu_xmalloc(NM * sizeof *d);
+    int fast[NM];
+    for (int i = 0; i < NM; i++) {
+        static const unsigned lane_set[4] = {4, 8, 12, 16};
+        const int cfg = cfgs[i % ncfg];
+        fast[i] = tu_mgr_fast_lanes(cfg);
+        drv_init(&d[i], cfg, lane_set[tu_rng_below(&r, 4)], 1u << tu_rng_below(&r, 8),
+                 tu_rng_below(&r, 4) ? UINT64_MAX : 4096, "many_managers");
+    }
+    const unsigned ops = (unsigned)tu_scaled(60000);
+    for (unsigned op = 0; op < ops; op++) {
+        struct drv *x = &d[tu_rng_below(&r, NM)];
+        const int f = fast[x - d];
+        const uint64_t c = tu_rng_below(&r, 10);
+        if (c < 7) {
+            drv_submit(x, rand_job(&r, keys, 8, f, 5), &r);
+        } else if (c < 8) {
+            mbgcm_job *j = mbgcm_get_completed_job(x->m);
+            if (j) drv_got(x, j, "get_completed");
+        } else if (c < 9) {
+            mbgcm_job *j = mbgcm_flush_job(x->m);
+            TU_CHECK((j == NULL) == (x->cnt == 0), "%s: flush", x->ctx);
+            if (j) drv_got(x, j, "flush");
+        } else {
+            mbgcm_job bj[8];
+            tu_tjob *bt[8];
+            const unsigned n = (unsigned)tu_rng_below(&r, 9);
+            for (unsigned i = 0; i < n; i++) {
+                bt[i] = rand_job(&r, keys, 8, f, 5);
+                tu_tjob_load(bt[i], &bj[i], NULL, &r);
+            }
+            mbgcm_submit_burst(x->m, bj, n);
+            for (unsigned i = 0; i < n; i++) {
+                tu_tjob_check(bt[i], &bj[i], x->ctx);
+                tu_tjob_free(bt[i]);
+            }
+            counts[x->cfg] += n;
+        }
+        drv_qcheck(x);
+    }
+    uint64_t total = 0;
+    for (int i = 0; i < NM; i++) {
+        total += d[i].submitted;
+        drv_close(&d[i]);
+    }
+    print_message("64 managers, %llu ring jobs\n", (unsigned long long)total);
+    free(d);
+    tu_keys_free(keys, 8);
+}
+
+/* ---- after_invalid --------------------------------------------------------------------------- */
+static void after_invalid_cfg(int cfg)
+{
+    need(cfg);
+    char label[64];
+    snprintf(label, sizeof label, "mgr_ring/invalid/%s", tu_mgr_label(cfg));
+    tu_rng r;
+    tu_rng_init(&r, label);
+    const int fast = tu_mgr_fast_lanes(cfg);
+    tu_key *keys = tu_keys_new(&r, 3, 0);
+    for (int bad = 1; bad < TU_BAD_COUNT; bad++) {
+        for (int rep = 0; rep < 8; rep++) {
+            static const unsigned lane_set[4] = {4, 8, 12, 16};
+            struct drv d;
+            char what[64];
+            snprintf(what, sizeof what, "after_invalid(%s)", tu_bad_name(bad));
+            drv_init(&d, cfg, lane_set[rep % 4], 64, rep % 3 == 2 ? 500 : UINT64_MAX, what);
+            /* some valid jobs pending in lanes, the bad one, then more valid jobs */
+            const unsigned before = (unsigned)tu_rng_below(&r, 6), after = 1 + (unsigned)tu_rng_below(&r, 20);
+            for (unsigned i = 0; i < before; i++) drv_submit(&d, rand_job(&r, keys, 3, fast, 0), &r);
+            tu_jspec sp;
+            memset(&sp, 0, sizeof sp);
+            sp.key = &keys[tu_rng_below(&r, 3)];
+            sp.dir = tu_rng_below(&r, 2) ? MBGCM_ENCRYPT : MBGCM_DECRYPT;
+            sp.iv_len = 12;
+            sp.aad_len = (size_t)tu_rng_below(&r, 50);
+            sp.len = (size_t)tu_rng_below(&r, 300);
+            sp.tag_len = tu_pick_tag_len(&r);
+            sp.in_place = (int)tu_rng_below(&r, 2);
+            sp.bad = bad;
+            tu_tjob *bt = tu_tjob_new(&r, &sp);
+            const unsigned pending_before = d.cnt;
+            drv_submit(&d, bt, &r);
+            if (pending_before == 0) {
+                TU_CHECK(d.cnt == 0, "%s: an invalid job with nothing ahead was not returned "
+                         "by its submit", d.ctx);
+            }
+            for (unsigned i = 0; i < after; i++) drv_submit(&d, rand_job(&r, keys, 3, fast, 0), &r);
+            /* the same kind inside a burst */
+            mbgcm_job bj[3];
+            tu_tjob *b3[3] = {rand_job(&r, keys, 3, fast, 0), tu_tjob_new(&r, &sp),
+                              rand_job(&r, keys, 3, fast, 0)};
+            for (int i = 0; i < 3; i++) tu_tjob_load(b3[i], &bj[i], NULL, &r);
+            const unsigned ok = mbgcm_submit_burst(d.m, bj, 3);
+            TU_CHECK(ok == (unsigned)(b3[0]->expect == MBGCM_OK) + (b3[2]->expect == MBGCM_OK),
+                     "%s: burst OK count %u", d.ctx, ok);
+            for (int i = 0; i < 3; i++) {
+                tu_tjob_check(b3[i], &bj[i], d.ctx);
+                tu_tjob_free(b3[i]);
+            }
+            TU_CHECK(mbgcm_mgr_last_error(d.m) == MBGCM_OK, "%s: a job error set last_error",
+                     d.ctx);
+            mbgcm_stats st;
+            assert_int_equal(mbgcm_mgr_stats(d.m, &st), MBGCM_OK);
+            TU_CHECK(st.jobs_invalid == 2, "%s: jobs_invalid %llu", d.ctx,
+                     (unsigned long long)st.jobs_invalid);
+            counts[cfg] += 3;
+            drv_close(&d);
+        }
+    }
+    tu_keys_free(keys, 3);
+}
+
+/* ---- bad_tag ----------------------------------------------------------------------------------- */
+static void bad_tag_cfg(int cfg)
+{
+    need(cfg);
+    char label[64];
+    snprintf(label, sizeof label, "mgr_ring/badtag/%s", tu_mgr_label(cfg));
+    tu_rng r;
+    tu_rng_init(&r, label);
+    tu_key *keys = tu_keys_new(&r, 3, 0);
+    static const size_t tls[7] = {4, 8, 12, 13, 14, 15, 16};
+    for (int single = 0; single < 2; single++) {
+        for (int burst = 0; burst < 2; burst++) {
+            mbgcm_mgr *m = tu_mgr_open(cfg, 4, 16, 0);
+            mbgcmi_mgr_set_single_min_len(m, single ? 0 : UINT64_MAX);
+            for (int inpl = 0; inpl < 2; inpl++) {
+                for (int ti = 0; ti < 7; ti++) {
+                    for (int what = 0; what < 4; what++) { /* tag, ciphertext, aad, iv */
+                        const size_t len = (size_t)tu_rng_range(&r, what == 1 ? 1 : 0, 700);
+                        const tu_key *k = &keys[tu_rng_below(&r, 3)];
+                        uint8_t iv[12], aad[40], tag[16], full[16];
+                        tu_rng_fill(&r, iv, 12);
+                        tu_rng_fill(&r, aad, sizeof aad);
+                        uint8_t *pt = tu_xmalloc(len), *buf = tu_xmalloc(len + 16);
+                        uint8_t *out = tu_xmalloc(len + 16);
+                        tu_rng_fill(&r, pt, len);
+                        tu_ref_encrypt(k, iv, 12, aad, sizeof aad, pt, len, buf, full);
+                        memcpy(tag, full, 16);
+                        memset(buf + len, 0xC5, 16);
+                        memset(out, 0xA5, len + 16);
+                        switch (what) {
+                        case 0: tag[tu_rng_below(&r, tls[ti])] ^= (uint8_t)(1u << tu_rng_below(&r, 8)); break;
+                        case 1: buf[tu_rng_below(&r, len)] ^= (uint8_t)(1u << tu_rng_below(&r, 8)); break;
+                        case 2: aad[tu_rng_below(&r, sizeof aad)] ^= 0x80; break;
+                        default: iv[tu_rng_below(&r, 12)] ^= 1; break;
+                        }
+                        mbgcm_job bj, *j;
+                        j = burst ? &bj : mbgcm_get_next_job(m);
+                        memset(j, 0, sizeof *j);
+                        j->key = &k->key;
+                        j->dir = MBGCM_DECRYPT;
+                        j->iv = iv;
+                        j->iv_len = 12;
+                        j->aad = aad;
+                        j->aad_len = sizeof aad;
+                        j->src = buf;
+                        j->dst = inpl ? buf : out;
+                        j->len = len;
+                        j->tag = tag;
+                        j->tag_len = tls[ti];
+                        if (burst) {
+                            TU_CHECK(mbgcm_submit_burst(m, &bj, 1) == 0, "burst OK count");
+                        } else {
+                            mbgcm_job *x = mbgcm_submit_job(m);
+                            if (x == NULL) x = mbgcm_flush_job(m);
+                            TU_CHECK(x == j, "ring job not back");
+                        }
+                        char ctx[200];
+                        snprintf(ctx, sizeof ctx, "arch=%s %s %s %s tag_len=%zu flipped=%s "
+                                 "len=%zu (seed 0x%016llx)", tu_mgr_label(cfg),
+                                 single ? "single-stream" : "lanes", burst ? "burst" : "ring",
+                                 inpl ? "in place" : "out of place", tls[ti],
+                                 what == 0 ? "tag" : what == 1 ? "ciphertext" : what == 2 ? "aad" : "iv",
+                                 len, (unsigned long long)tu_seed());
+                        TU_CHECK(j->status == MBGCM_ERR_AUTH, "%s: status %d", ctx, j->status);
+                        uint8_t *o = inpl ? buf : out;
+                        TU_CHECK(tu_all_byte(o, len, 0), "%s: dst not zeroed", ctx);
+                        TU_CHECK(tu_all_byte(o + len, 16, inpl ? 0xC5 : 0xA5),
+                                 "%s: wrote past dst", ctx);
+                        free(pt);
+                        free(buf);
+                        free(out);
+                        counts[cfg]++;
+                    }
+                }
+            }
+            mbgcm_stats st;
+            assert_int_equal(mbgcm_mgr_stats(m, &st), MBGCM_OK);
+            TU_CHECK(st.auth_failures == 2 * 7 * 4, "auth_failures %llu",
+                     (unsigned long long)st.auth_failures);
+            mbgcm_mgr_free(m);
+        }
+    }
+    tu_keys_free(keys, 3);
+}
+
+/* ---- create_errors ---------------------------------------------------------------------------- */
+static void expect_create(const mbgcm_config *c, int want, const char *what)
+{
+    mbgcm_mgr *m = (mbgcm_mgr *)(uintptr_t)0x1234; /* must become NULL on error */
+    const int s = mbgcm_mgr_create(&m, c);
+    TU_CHECK(s == want, "%s: mbgcm_mgr_create = %d (%s), expected %d", what, s,
+             mbgcm_strerror(s), want);
+    mbgcm_mgr *n = mbgcm_mgr_new(c);
+    if (want == MBGCM_OK) {
+        TU_CHECK(m != NULL && n != NULL, "%s: no manager", what);
+    } else {
+        TU_CHECK(m == NULL, "%s: *out not NULL after an error", what);
+        TU_CHECK(n == NULL, "%s: mbgcm_mgr_new did not return NULL", what);
+    }
+    mbgcm_mgr_free(want == MBGCM_OK ? m : NULL);
+    mbgcm_mgr_free(n);
+}
+
+static void create_errors(void **state)
+{
+    (void)state;
+    int cfgs[TU_MGR_NCFG];
+    const int ncfg = tu_mgr_configs(cfgs);
+    char what[120];
+    for (int ci = 0; ci < ncfg; ci++) {
+        mbgcm_config c;
+        memset(&c, 0, sizeof c);
+        c.arch = tu_mgr_cfg_arch(cfgs[ci]);
+        static const unsigned bad_lanes[] = {1, 2, 3, 5, 6, 7, 9, 13, 17, 20, 32, 64, 0x80000004u,
+                                             UINT32_MAX};
+        for (size_t i = 0; i < sizeof bad_lanes / sizeof bad_lanes[0]; i++) {
+            c.lanes = bad_lanes[i];
+            snprintf(what, sizeof what, "arch=%s lanes=%u", tu_mgr_label(cfgs[ci]), c.lanes);
+            expect_create(&c, MBGCM_ERR_INVALID, what);
+        }
+        static const unsigned ok_lanes[] = {0, 4, 8, 12, 16};
+        for (size_t i = 0; i < sizeof ok_lanes / sizeof ok_lanes[0]; i++) {
+            c.lanes = ok_lanes[i];
+            snprintf(what, sizeof what, "arch=%s lanes=%u", tu_mgr_label(cfgs[ci]), c.lanes);
+            expect_create(&c, MBGCM_OK, what);
+        }
+        c.lanes = 0;
+        static const unsigned bad_q[] = {3, 5, 6, 7, 12, 100, 1000, 65535, 65537, 131072,
+                                         1u << 31, UINT32_MAX};
+        for (size_t i = 0; i < sizeof bad_q / sizeof bad_q[0]; i++) {
+            c.queue_size = bad_q[i];
+            snprintf(what, sizeof what, "arch=%s queue_size=%u", tu_mgr_label(cfgs[ci]),
+                     c.queue_size);
+            expect_create(&c, MBGCM_ERR_INVALID, what);
+        }
+        for (unsigned q = 0; q <= 65536; q = q ? 2 * q : 1) {
+            c.queue_size = q;
+            snprintf(what, sizeof what, "arch=%s queue_size=%u", tu_mgr_label(cfgs[ci]), q);
+            expect_create(&c, MBGCM_OK, what);
+        }
+        c.queue_size = 0;
+        c.flush_timeout_ns = UINT64_MAX;
+        snprintf(what, sizeof what, "arch=%s timeout=max", tu_mgr_label(cfgs[ci]));
+        expect_create(&c, MBGCM_OK, what);
+    }
+    /* arch names */
+    static const char *const bogus[] = {"bogus", "AVX512", "Generic", "avx512 ", " avx2",
+                                        "avx-512", "sse", "none", "avx512f", "autoo", "neon"};
+    for (size_t i = 0; i < sizeof bogus / sizeof bogus[0]; i++) {
+        mbgcm_config c;
+        memset(&c, 0, sizeof c);
+        c.arch = bogus[i];
+        snprintf(what, sizeof what, "arch=\"%s\"", bogus[i]);
+        expect_create(&c, MBGCM_ERR_UNSUPPORTED, what);
+    }
+    for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
+        mbgcm_config c;
+        memset(&c, 0, sizeof c);
+        c.arch = mbgcmi_arch_name(a);
+        snprintf(what, sizeof what, "arch=%s (supported: %d)", c.arch, mbgcmi_arch_supported(a));
+        expect_create(&c, mbgcmi_arch_supported(a) ? MBGCM_OK : MBGCM_ERR_UNSUPPORTED, what);
+        if (mbgcmi_arch_supported(a)) {
+            mbgcm_mgr *m = mbgcm_mgr_new(&c);
+            assert_non_null(m);
+            assert_string_equal(mbgcm_mgr_arch(m), mbgcmi_arch_name(a));
+            mbgcm_mgr_free(m);
+        }
+    }
+    /* NULL config and "auto": the best arch */
+    mbgcm_mgr *m = mbgcm_mgr_new(NULL);
+    assert_non_null(m);
+    assert_string_equal(mbgcm_mgr_arch(m), mbgcmi_arch_name(mbgcmi_arch_best()));
+    mbgcm_mgr_free(m);
+    mbgcm_config c;
+    memset(&c, 0, sizeof c);
+    c.arch = "auto";
+    m = mbgcm_mgr_new(&c);
+    assert_non_null(m);
+    assert_string_equal(mbgcm_mgr_arch(m), mbgcmi_arch_name(mbgcmi_arch_best()));
+    mbgcm_mgr_free(m);
+    /* NULL out */
+    assert_int_equal(mbgcm_mgr_create(NULL, NULL), MBGCM_ERR_INVALID);
+    assert_int_equal(mbgcm_mgr_create(NULL, &c), MBGCM_ERR_INVALID);
+}
+
+/* ---- null_and_last_error ----------------------------------------------------------------------- */
+static void null_and_last_error(void **state)
+{
+    (void)state;
+    /* NULL manager: no crash, nothing returned */
+    mbgcm_job j;
+    memset(&j, 0, sizeof j);
+    assert_null(mbgcm_get_next_job(NULL));
+    assert_null(mbgcm_submit_job(NULL));
+    assert_null(mbgcm_get_completed_job(NULL));
+    assert_null(mbgcm_flush_job(NULL));
+    assert_null(mbgcm_mgr_poll(NULL));
+    assert_int_equal(mbgcm_queue_size(NULL), 0);
+    assert_int_equal(mbgcm_submit_burst(NULL, &j, 1), 0);
+    assert_int_equal(mbgcm_submit_burst(NULL, NULL, 3), 0);
+    assert_int_equal(mbgcm_submit_burst(NULL, NULL, 0), 0);
+    mbgcm_stats st;
+    assert_int_equal(mbgcm_mgr_stats(NULL, &st), MBGCM_ERR_INVALID);
+    mbgcm_mgr_free(NULL);
+    (void)mbgcm_mgr_last_error(NULL);
+    (void)mbgcm_mgr_arch(NULL);
+
+    int cfgs[TU_MGR_NCFG];
+    const int ncfg = tu_mgr_configs(cfgs);
+    tu_rng r;
+    tu_rng_init(&r, "mgr_ring/null");
+    tu_key *k = tu_keys_new(&r, 1, 0);
+    for (int ci = 0; ci < ncfg; ci++) {
+        const char *a = tu_mgr_label(cfgs[ci]);
+        mbgcm_mgr *m = tu_mgr_open(cfgs[ci], 0, 0, 0);
+        assert_int_equal(mbgcm_mgr_stats(m, NULL), MBGCM_ERR_INVALID);
+        assert_int_equal(mbgcm_mgr_last_error(m), MBGCM_OK);
+        /* bursts of zero jobs: nothing happens */
+        assert_int_equal(mbgcm_submit_burst(m, &j, 0), 0);
+        assert_int_equal(mbgcm_submit_burst(m, NULL, 0), 0);
+        assert_int_equal(mbgcm_mgr_stats(m, &st), MBGCM_OK);
+        TU_CHECK(st.jobs == 0 && tu_stats_calls(&st) == 0, "arch=%s: empty burst counted", a);
+        TU_CHECK(mbgcm_mgr_last_error(m) == MBGCM_OK, "arch=%s: empty burst set last_error", a);
+        /* a NULL job array with n > 0 */
+        assert_int_equal(mbgcm_submit_burst(m, NULL, 5), 0);
+        TU_CHECK(mbgcm_mgr_last_error(m) == MBGCM_ERR_INVALID,
+                 "arch=%s: last_error %d after submit_burst(NULL, 5)", a, mbgcm_mgr_last_error(m));
+        assert_int_equal(mbgcm_mgr_stats(m, &st), MBGCM_OK);
+        TU_CHECK(st.jobs == 0, "arch=%s: a NULL burst counted jobs", a);
+        /* per-job errors never reach last_error; the manager keeps working; last_error keeps
+           the last manager-level failure */
+        tu_jspec sp;
+        memset(&sp, 0, sizeof sp);
+        sp.key = k;
+        sp.dir = MBGCM_ENCRYPT;
+        sp.iv_len = 12;
+        sp.len = 33;
+        sp.tag_len = 16;
+        tu_tjob *good = tu_tjob_new(&r, &sp);
+        mbgcm_job bj;
+        tu_tjob_load(good, &bj, NULL, &r);
+        assert_int_equal(mbgcm_submit_burst(m, &bj, 1), 1);
+        tu_tjob_check(good, &bj, a);
+        mbgcm_job *s = mbgcm_get_next_job(m);
+        tu_tjob_load(good, s, NULL, &r);
+        mbgcm_job *x = mbgcm_submit_job(m);
+        if (x == NULL) x = mbgcm_flush_job(m);
+        TU_CHECK(x == s, "arch=%s: ring job", a);
+        tu_tjob_check(good, x, a);
+        TU_CHECK(mbgcm_mgr_last_error(m) == MBGCM_ERR_INVALID,
+                 "arch=%s: last_error %d: it must keep the last manager-level failure", a,
+                 mbgcm_mgr_last_error(m));
+        tu_tjob_free(good);
+        counts[cfgs[ci]] += 2;
+        mbgcm_mgr_free(m);
+    }
+    tu_keys_free(k, 1);
+}
+
+/* ---- process-level modes --------------------------------------------------------------------- */
+static const char *mode;
+
+/* A few hundred random jobs on a manager of |arch_name| (NULL: auto) through the driver. */
+static void exercise(const char *arch_name, const char *want_arch)
+{
+    tu_rng r;
+    tu_rng_init(&r, "mgr_ring/mode");
+    tu_key *keys = tu_keys_new(&r, 3, 0);
+    mbgcm_config c;
+    memset(&c, 0, sizeof c);
+    c.arch = arch_name;
+    c.lanes = 8;
+    mbgcm_mgr *m = NULL;
+    const int s = mbgcm_mgr_create(&m, &c);
+    TU_CHECK(s == MBGCM_OK && m != NULL, "mode %s: create(%s) = %d", mode,
+             arch_name ? arch_name : "NULL", s);
+    TU_CHECK(strcmp(mbgcm_mgr_arch(m), want_arch) == 0, "mode %s: create(%s) runs %s, "
+             "expected %s", mode, arch_name ? arch_name : "NULL", mbgcm_mgr_arch(m), want_arch);
+    struct drv d;
+    memset(&d, 0, sizeof d);
+    d.m = m;
+    d.q = d.cap = MBGCMI_DEFAULT_QUEUE;
+    d.t = tu_xmalloc(d.cap * sizeof *d.t);
+    d.slot = tu_xmalloc(d.cap * sizeof *d.slot);
+    snprintf(d.ctx, sizeof d.ctx, "mode %s arch %s (seed 0x%016llx)", mode, want_arch,
+             (unsigned long long)tu_seed());
+    for (int i = 0; i < 300; i++) {
+        drv_submit(&d, rand_job(&r, keys, 3, 0, 5), &r);
+    }
+    drv_drain(&d);
+    mbgcm_mgr_free(m);
+    free(d.t);
+    free(d.slot);
+    tu_keys_free(keys, 3);
+}
+
+static void expect_arch(const char *name, int want_status)
+{
+    mbgcm_config c;
+    memset(&c, 0, sizeof c);
+    c.arch = name;
+    char what[120];
+    snprintf(what, sizeof what, "mode %s: arch %s", mode, name ? name : "NULL");
+    expect_create(&c, want_status, what);
+}
+
+static void process_mode(void **state)
+{
+    (void)state;
+    const char *env = getenv("MBGCM_ARCH");
+    print_message("mode %s, MBGCM_ARCH=%s, best arch %s\n", mode, env ? env : "(unset)",
+                  mbgcmi_arch_name(mbgcmi_arch_best()));
+    if (strcmp(mode, "mask-avx512") == 0 || strcmp(mode, "mask-all") == 0) {
+        /* main() applied the mask before anything read the CPU features */
+        assert_null(env);
+        expect_arch("avx512", MBGCM_ERR_UNSUPPORTED);
+        if (strcmp(mode, "mask-all") == 0) {
+            expect_arch("avx2", MBGCM_ERR_UNSUPPORTED);
+            expect_arch("aesni", MBGCM_ERR_UNSUPPORTED);
+            assert_int_equal(mbgcmi_arch_best(), MBGCMI_ARCH_GENERIC);
+        }
+        const int best = mbgcmi_arch_best();
+        assert_int_not_equal(best, MBGCMI_ARCH_AVX512);
+        exercise(NULL, mbgcmi_arch_name(best));
+        exercise("auto", mbgcmi_arch_name(best));
+        exercise("generic", "generic");
+        if (best != MBGCMI_ARCH_GENERIC) {
+            exercise(mbgcmi_arch_name(best), mbgcmi_arch_name(best));
+        }
+    } else if (strcmp(mode, "env-generic") == 0) {
+        assert_non_null(env);
+        assert_string_equal(env, "generic");
+        exercise(NULL, "generic");   /* the variable replaces "auto" */
+        exercise("auto", "generic");
+        exercise("generic", "generic");
+        const int best = mbgcmi_arch_best();
+        exercise(mbgcmi_arch_name(best), mbgcmi_arch_name(best)); /* a named arch wins */
+    } else if (strcmp(mode, "env-bogus") == 0) {
+        assert_non_null(env);
+        assert_string_equal(env, "bogus");
+        expect_arch(NULL, MBGCM_ERR_UNSUPPORTED);
+        expect_arch("auto", MBGCM_ERR_UNSUPPORTED);
+        exercise("generic", "generic");
+        const int best = mbgcmi_arch_best();
+        exercise(mbgcmi_arch_name(best), mbgcmi_arch_name(best));
+    } else {
+        fail_msg("unknown mode %s", mode);
+    }
+}
+
+#define PER_CFG(fn)                                                                             \
+    static void fn##_generic(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_GENERIC); }              \
+    static void fn##_aesni(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_AESNI); }                  \
+    static void fn##_avx2(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_AVX2); }                    \
+    static void fn##_avx512(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_AVX512); }                \
+    static void fn##_auto(void **s) { (void)s; fn##_cfg(TU_MGR_AUTO); }
+PER_CFG(ring_full)
+PER_CFG(ring_capacity)
+PER_CFG(free_pending)
+PER_CFG(after_invalid)
+PER_CFG(bad_tag)
+#define TESTS(fn)                                                                               \
+    cmocka_unit_test(fn##_generic), cmocka_unit_test(fn##_aesni), cmocka_unit_test(fn##_avx2), \
+        cmocka_unit_test(fn##_avx512), cmocka_unit_test(fn##_auto)
+
+int main(int argc, char **argv)
+{
+    if (argc == 2) {
+        mode = argv[1];
+        if (strcmp(mode, "mask-avx512") == 0) {
+            mbgcmi_cpu_features_mask(~(MBGCMI_F_AVX512F | MBGCMI_F_AVX512BW | MBGCMI_F_AVX512VL));
+        } else if (strcmp(mode, "mask-all") == 0) {
+            mbgcmi_cpu_features_mask(0);
+        }
+        tu_seed();
+        const struct CMUnitTest tests[] = {cmocka_unit_test(process_mode)};
+        return cmocka_run_group_tests_name("mgr_ring_mode", tests, NULL, NULL) ? 1 : 0;
+    }
+    if (argc != 1) {
+        fprintf(stderr, "usage: %s [mask-avx512|mask-all|env-generic|env-bogus]\n", argv[0]);
+        return 2;
+    }
+    tu_seed();
+    const struct CMUnitTest tests[] = {
+        TESTS(ring_full),
+        TESTS(ring_capacity),
+        TESTS(free_pending),
+        cmocka_unit_test(many_managers),
+        TESTS(after_invalid),
+        TESTS(bad_tag),
+        cmocka_unit_test(create_errors),
+        cmocka_unit_test(null_and_last_error),
+    };
+    const int fails = cmocka_run_group_tests_name("mgr_ring", tests, NULL, NULL);
+    tu_print_mgr_counts("jobs", counts);
+    return fails ? 1 : 0;
+}
