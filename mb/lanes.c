@@ -58,6 +58,7 @@ void mbgcmi_lanes_init(struct mbgcmi_lanes *L, struct mbgcmi_group *groups, unsi
     L->g = groups;
     L->ngroups = ngroups;
     L->freemask = (1u << (ngroups * MBGCMI_GL)) - 1u;
+    L->group_by_rounds = 1; /* measured: docs/design.md, "Mixed key sizes" */
     L->ops = ops;
     for (unsigned gi = 0; gi < ngroups; gi++) {
         group_reset(&groups[gi]);
@@ -74,6 +75,23 @@ int mbgcmi_lanes_free(const struct mbgcmi_lanes *L, const mbgcm_key *key)
         const int lane = __builtin_ctz(f);
         if (L->info[lane].key == key) {
             return lane;
+        }
+    }
+    if (L->group_by_rounds) {
+        const uint32_t r = mbgcmi_key_c(key)->rounds;
+        for (unsigned gi = 0; gi < L->ngroups; gi++) {
+            const unsigned fm = (m >> (MBGCMI_GL * gi)) & 0xFu;
+            const struct mbgcmi_group *g = &L->g[gi];
+            if (fm == 0) {
+                continue;
+            }
+            int same = 1;
+            for (int s = 0; s < MBGCMI_GL; s++) {
+                same &= !(g->active >> s & 1) || g->rounds[s] == r;
+            }
+            if (same) {
+                return (int)(MBGCMI_GL * gi) + __builtin_ctz(fm);
+            }
         }
     }
     return __builtin_ctz(m);

@@ -174,6 +174,7 @@ struct mbgcmi_lanes {
     unsigned ngroups;
     unsigned busy;                        /* busy lanes in total */
     unsigned freemask;                    /* bit per lane (4 * group + slot): free */
+    unsigned group_by_rounds;             /* placement prefers groups of the job's key size */
     unsigned dirty;                       /* some lane state not wiped since it was used */
     const struct mbgcmi_lane_ops *ops;
     struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
@@ -191,6 +192,8 @@ void mbgcmi_lanes_init(struct mbgcmi_lanes *L, struct mbgcmi_group *groups, unsi
 /* A free lane index (lane = 4 * group + slot) for a job with |key|, or -1 when every lane
    is busy. Prefers a lane whose rows already hold that key, else the lowest free lane. */
 int mbgcmi_lanes_free(const struct mbgcmi_lanes *L, const mbgcm_key *key);
+/* With L->group_by_rounds set, a free lane in a group whose busy lanes all have |key|'s round
+   count (or that is empty) comes before the lowest free lane (measured: docs/design.md). */
 static inline int mbgcmi_lanes_full(const struct mbgcmi_lanes *L)
 {
     return L->freemask == 0;
