@@ -31,7 +31,7 @@
 ;   zmm18 BSWAP   zmm19 POLY   zmm20-22 LO/MI/HI   zmm23 scratch (and parked VAESENCLAST)
 ;   zmm24 round key / hash-key power row   zmm25 ENC (all-ones in encrypting lanes)
 ;   zmm26 ETAG (expected tags)   zmm27 LENV (each lane's length in all its 16 bytes), then the
-;   length block   zmm28-31 lane-major loads/stores, transposes, GHASH scratch (zmm28), HK (zmm29)
+;   length block (built by the manager)   zmm28-31 lane-major loads/stores, transposes, GHASH scratch (zmm28), HK (zmm29)
 ;   k1 scratch, k4-k7 per-lane byte masks.
 ; Every vector register and the stack spill area (used for mixed key sizes) are cleared on exit.
 default rel
@@ -44,10 +44,10 @@ align 64
 SBSWAP:         times 4 db 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
 SPOLY:          times 8 dq 0xC200000000000000
 SJ0ONE:         times 4 dd 0, 0, 0, 0x01000000      ; the last J0 word, 00 00 00 01
-SCTR_ADD:                                       ; row j: +j in the counter dword of each lane
-%assign _cj 0
+SCTR_BE:                                        ; row j: J0 + j in byte order (J0 ends 00 00 00 01
+%assign _cj 0                                   ; and j <= 8: only the last byte changes)
 %rep 9
-                times 4 dd _cj, 0, 0, 0
+                times 4 dd 0, 0, 0, _cj << 24
 %assign _cj _cj + 1
 %endrep
 SBYTEIDX:                                       ; row j: byte offsets 16j .. 16j+15, each lane
@@ -73,18 +73,29 @@ SBYTEIDX:                                       ; row j: byte offsets 16j .. 16j
 %define RMAX    dword [rsi + SB_RMAX]
 %define K10Q    word [rsi + SB_K10Q]
 %define K12Q    word [rsi + SB_K12Q]
+; Rows of four keys are gathered with masked broadcasts (a load plus a blend that may run on
+; either vector port) rather than inserts (port 5 only, which is the busy one here: shuffles
+; and carry-less multiplies). k5/k6/k7 select lanes 1/2/3 (dword masks): LANE_MASKS sets them.
+%macro LANE_MASKS 0
+        mov     eax, 0x00F0
+        kmovw   k5, eax
+        mov     eax, 0x0F00
+        kmovw   k6, eax
+        mov     eax, 0xF000
+        kmovw   k7, eax
+%endmacro
+%macro GATHER4 2                        ; zmm %1 = 16 bytes at key + %2 of each lane's key
+        vbroadcasti32x4 %1, [r12 + %2]
+        vbroadcasti32x4 %1{k5}, [r13 + %2]
+        vbroadcasti32x4 %1{k6}, [r14 + %2]
+        vbroadcasti32x4 %1{k7}, [r15 + %2]
+%endmacro
 %macro LOAD_RK 1                        ; zmm24 = round key %1 of the four keys
-        vbroadcasti32x4 zmm24, [r12 + 16 * (%1)]
-        vinserti32x4 zmm24, zmm24, [r13 + 16 * (%1)], 1
-        vinserti32x4 zmm24, zmm24, [r14 + 16 * (%1)], 2
-        vinserti32x4 zmm24, zmm24, [r15 + 16 * (%1)], 3
+        GATHER4 zmm24, 16 * (%1)
 %endmacro
 ; LOAD_POW e: zmm24 = H^e of the four keys, zmm29 = its Karatsuba operand (lo ^ hi)
 %macro LOAD_POW 1
-        vbroadcasti32x4 zmm24, [r12 + HPOW(%1)]
-        vinserti32x4 zmm24, zmm24, [r13 + HPOW(%1)], 1
-        vinserti32x4 zmm24, zmm24, [r14 + HPOW(%1)], 2
-        vinserti32x4 zmm24, zmm24, [r15 + HPOW(%1)], 3
+        GATHER4 zmm24, HPOW(%1)
         vpshufd zmm29, zmm24, 0x4e
         vpxorq  zmm29, zmm29, zmm24
 %endmacro
@@ -136,13 +147,12 @@ section .text
 ; BODY n: everything after the common setup, for n message blocks; leaves T in zmm0.
 %macro BODY 1
 %assign _n (%1)
-        vpshufb zmm30, zmm0, zmm18                      ; J0, counter word in the low dword
 %assign _j 1
 %rep _n
-        vpaddd  zmm %+ _j, zmm30, [SCTR_ADD + 64 * _j]
-        vpshufb zmm %+ _j, zmm %+ _j, zmm18
+        vpaddd  zmm %+ _j, zmm0, [SCTR_BE + 64 * _j]    ; counter j+1, byte order
 %assign _j _j + 1
 %endrep
+        LANE_MASKS
         AES_X4  _n + 1                                  ; E_K(J0) and n key stream blocks
 %if _n > 0
         LOAD_HALF 0, 9
@@ -165,20 +175,8 @@ section .text
         STORE_HALF 1, 5
 %endif
 %endif
-        ; length block in V form: lo qword = bit length of the message, hi = of the AAD
-        mov     rax, [r8 + J_LEN]
-        vmovq   xmm27, rax
-        vpinsrq xmm27, xmm27, [r8 + J_AADLEN], 1
-        vmovq   xmm28, [r9 + J_LEN]
-        vpinsrq xmm28, xmm28, [r9 + J_AADLEN], 1
-        vinserti32x4 zmm27, zmm27, xmm28, 1
-        vmovq   xmm28, [r10 + J_LEN]
-        vpinsrq xmm28, xmm28, [r10 + J_AADLEN], 1
-        vinserti32x4 zmm27, zmm27, xmm28, 2
-        vmovq   xmm28, [r11 + J_LEN]
-        vpinsrq xmm28, xmm28, [r11 + J_AADLEN], 1
-        vinserti32x4 zmm27, zmm27, xmm28, 3
-        vpsllq  zmm27, zmm27, 3
+        LANE_MASKS
+        vmovdqu64 zmm27, [rsi + SB_LENBLK]              ; length block, V form (from the manager)
         ; GHASH of A, C_0..C_(n-1), L with H^(n+2) .. H^1, one reduction
         vpshufb zmm17, zmm17, zmm18
         LOAD_POW _n + 2
@@ -223,7 +221,10 @@ mbgcmi_short_avx512:
 
         ; ---- per-lane byte masks of the message (busy lanes only) and LENV ----
         mov     edi, [rsi + SB_ACTIVE]
-        vpxorq  zmm27, zmm27, zmm27
+        vmovdqu64 zmm27, [rsi + SB_LENBLK]
+        vpsrlq  zmm27, zmm27, 3                         ; each lane's length in its byte 0
+        vpxorq  zmm28, zmm28, zmm28
+        vpshufb zmm27, zmm27, zmm28                     ; ... and in all 16 of its bytes
 %assign _l 0
 %rep 4
 %assign _jr 8 + _l
@@ -239,13 +240,12 @@ mbgcmi_short_avx512:
         cmovbe  rbx, rcx
         bzhi    rbx, rdx, rbx                           ; bytes 64..127
         mov     [rsp + F_MHI + 8 * _l], rbx
-        mov     rbx, 0xFFFF << (16 * _l)
-        kmovq   k1, rbx
-        vpbroadcastb zmm27{k1}, eax                     ; lane's length in each of its bytes
 %assign _l _l + 1
 %endrep
 
-        ; ---- expected tags, before anything is written ----
+        ; ---- expected tags of decrypt lanes, before anything is written ----
+        test    dword [rsi + SB_DECRYPT], 0xF
+        jz      .no_etag
         mov     rdx, [rsi + SB_TAGMASK]
         mov     rax, [r8 + J_TAG]
         kmovw   k1, edx
@@ -260,6 +260,7 @@ mbgcmi_short_avx512:
         vinserti32x4 zmm26, zmm26, xmm28, _l
 %assign _l _l + 1
 %endrep
+.no_etag:
 
         ; ---- ENC lanes ----
         mov     eax, [rsi + SB_DECRYPT]

@@ -289,6 +289,11 @@ void mbgcmi_lanes_stage_run(struct mbgcmi_lanes *L, unsigned nb, enum mbgcmi_run
             r12 |= (r == 12) ? 3u << (2 * i) : 0;
             b.tagmask |= (uint64_t)((1u << job->tag_len) - 1u) << (16 * i);
             b.decrypt |= (job->dir == MBGCM_DECRYPT) ? 1u << i : 0;
+            b.lenblk[i][0] = (uint64_t)job->len << 3;
+            b.lenblk[i][1] = (uint64_t)job->aad_len << 3;
+        } else {
+            b.lenblk[i][0] = 0;
+            b.lenblk[i][1] = 0;
         }
     }
     b.active = (1u << n) - 1u;

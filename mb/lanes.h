@@ -110,8 +110,9 @@ struct mbgcmi_short_batch {
     uint32_t rmax;             /* 56 most rounds among the lanes                              */
     uint16_t k10q;             /* 60 qword opmask: lanes with 10 rounds < rmax                */
     uint16_t k12q;             /* 62 qword opmask: lanes with 12 rounds < rmax                */
+    uint64_t lenblk[MBGCMI_GL][2]; /* 64 length block per lane in V form: {len*8, aad_len*8} */
 };
-_Static_assert(sizeof(struct mbgcmi_short_batch) == 64, "short batch layout");
+_Static_assert(sizeof(struct mbgcmi_short_batch) == 128, "short batch layout");
 _Static_assert(offsetof(mbgcm_job, tag_len) == 80 && offsetof(mbgcm_job, len) == 64 &&
                offsetof(mbgcm_job, iv) == 16 && offsetof(mbgcm_job, aad_len) == 40,
                "job layout (asm/include/job.inc)");

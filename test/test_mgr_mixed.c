@@ -5,7 +5,9 @@
  *
  * A manager with lanes = 4 takes four crafted jobs: the fourth submit fills the group, so the
  * first kernel call has all four lanes busy (checked through stats.kernel_calls[3]); then
- * flush drains them in order. The same four jobs also go through submit_burst (four
+ * flush drains them in order. Groups are built for both kernels the avx512 arch has: the
+ * lane kernel (jobs longer than the short-job limits) and the one-pass short-job kernel
+ * (four jobs of one shape: 12-byte IV, AAD <= 16, the same number of message blocks). The same four jobs also go through submit_burst (four
  * caller-owned jobs = one group). Every pattern of key size per lane (3^4 = 81: all the same,
  * one different, two and two, all sizes present, ...) is combined with every pattern of
  * direction per lane (2^4 = 16); the lanes' lengths are drawn from awkward values (0, 1, 15,
@@ -40,9 +42,18 @@ static const tu_key *key_for(tu_rng *r, const struct pool *p, size_t ks)
     return &p->k[2 * ks + tu_rng_below(r, 2)];
 }
 
-static void make_group(tu_rng *r, const struct pool *p, int fast, unsigned kpat, unsigned dpat,
-                       tu_tjob *t[4])
+/* Four jobs that share one kernel call under the manager's policy:
+     LANES  jobs the lane kernel takes (message > 128 bytes, or AAD > 16, or an IV that is not
+            12 bytes: the short-job path does not take them), lengths all different;
+     SHORT  jobs of one shape for the short-job kernel where the arch has one (12-byte IV, AAD
+            <= 16, the same number of message blocks 0..8, lengths within the last block and
+            tag lengths differing); without a short kernel they fill a lane group as well. */
+enum { M_LANES, M_SHORT };
+
+static void make_group(tu_rng *r, const struct pool *p, int fast, int mode, unsigned kpat,
+                       unsigned dpat, tu_tjob *t[4])
 {
+    const unsigned nb = (unsigned)tu_rng_below(r, MBGCMI_SHORT_MAX_BLOCKS + 1);
     for (int i = 0; i < 4; i++) {
         tu_jspec sp;
         memset(&sp, 0, sizeof sp);
@@ -50,14 +61,29 @@ static void make_group(tu_rng *r, const struct pool *p, int fast, unsigned kpat,
         for (int s = 0; s < i; s++) kp /= 3;
         sp.key = key_for(r, p, kp % 3);
         sp.dir = (dpat >> i & 1) ? MBGCM_DECRYPT : MBGCM_ENCRYPT;
-        sp.iv_len = tu_rng_below(r, 8) == 0 ? (size_t)tu_rng_range(r, 1, 64) : 12;
-        sp.aad_len = pick(r, aad_lens, sizeof aad_lens / sizeof aad_lens[0]);
-        sp.len = (fast && tu_rng_below(r, 16) == 0)
-                     ? pick(r, long_lens, sizeof long_lens / sizeof long_lens[0])
-                     : pick(r, text_lens, sizeof text_lens / sizeof text_lens[0]);
         sp.tag_len = tu_pick_tag_len(r);
         sp.in_place = (int)tu_rng_below(r, 2);
         sp.tamper = tu_rng_below(r, 5) == 0;
+        if (mode == M_SHORT) {
+            sp.iv_len = 12;
+            sp.aad_len = (size_t)tu_rng_below(r, MBGCMI_SHORT_MAX_AAD + 1);
+            sp.len = nb == 0 ? 0 : 16 * (nb - 1) + 1 + (size_t)tu_rng_below(r, 16);
+        } else {
+            sp.iv_len = tu_rng_below(r, 8) == 0 ? (size_t)tu_rng_range(r, 1, 64) : 12;
+            sp.aad_len = pick(r, aad_lens, sizeof aad_lens / sizeof aad_lens[0]);
+            sp.len = (fast && tu_rng_below(r, 16) == 0)
+                         ? pick(r, long_lens, sizeof long_lens / sizeof long_lens[0])
+                         : pick(r, text_lens, sizeof text_lens / sizeof text_lens[0]);
+            if (sp.len <= 16 * MBGCMI_SHORT_MAX_BLOCKS && sp.iv_len == 12 &&
+                sp.aad_len <= MBGCMI_SHORT_MAX_AAD) {
+                /* keep it off the short-job path: a longer AAD or an odd IV length */
+                if (tu_rng_below(r, 2)) {
+                    sp.aad_len = MBGCMI_SHORT_MAX_AAD + 1 + (size_t)tu_rng_below(r, 100);
+                } else {
+                    sp.iv_len = (size_t)tu_rng_range(r, 1, 11);
+                }
+            }
+        }
         t[i] = tu_tjob_new(r, &sp);
     }
 }
@@ -86,18 +112,21 @@ static void mixed_cfg(int cfg)
     }
     mbgcm_mgr *m = tu_mgr_open(cfg, 4, 16, 0);
     mbgcmi_mgr_set_single_min_len(m, UINT64_MAX);
-    const unsigned reps = fast ? 2 : 1;
+    const unsigned reps = fast ? 2 : 1; /* each: a lane pass and a short-job pass */
     uint64_t groups = 0;
-    for (unsigned rep = 0; rep < reps; rep++) {
+    for (unsigned rep = 0; rep < 2 * reps; rep++) {
+        const int mode = rep & 1 ? M_SHORT : M_LANES;
         for (unsigned kpat = 0; kpat < 81; kpat++) {
-            for (unsigned dpat = 0; dpat < 16; dpat++) {
+            /* scaled-down runs (sanitizers): directions 0000, 0101, 1010, 1111 only */
+            for (unsigned dpat = 0; dpat < 16; dpat += tu_scale() < 1.0 ? 5 : 1) {
                 char ctx[200];
-                snprintf(ctx, sizeof ctx, "arch=%s key sizes %u%u%u%u dirs %x rep %u (seed 0x%016llx)",
-                         tu_mgr_label(cfg), kpat % 3, kpat / 3 % 3, kpat / 9 % 3, kpat / 27 % 3,
-                         dpat, rep, (unsigned long long)tu_seed());
+                snprintf(ctx, sizeof ctx, "arch=%s %s group, key sizes %u%u%u%u dirs %x rep %u "
+                         "(seed 0x%016llx)", tu_mgr_label(cfg), mode == M_SHORT ? "short-job" :
+                         "lane", kpat % 3, kpat / 3 % 3, kpat / 9 % 3, kpat / 27 % 3, dpat, rep,
+                         (unsigned long long)tu_seed());
                 tu_tjob *t[4];
                 /* ring: four submits fill the group, then flush */
-                make_group(&r, &p, fast, kpat, dpat, t);
+                make_group(&r, &p, fast, mode, kpat, dpat, t);
                 mbgcm_stats s0, s1;
                 assert_int_equal(mbgcm_mgr_stats(m, &s0), MBGCM_OK);
                 mbgcm_job *slot[4];
@@ -126,7 +155,7 @@ static void mixed_cfg(int cfg)
                 for (int i = 0; i < 4; i++) tu_tjob_free(t[i]);
 
                 /* burst: four caller-owned jobs */
-                make_group(&r, &p, fast, kpat, dpat, t);
+                make_group(&r, &p, fast, mode, kpat, dpat, t);
                 mbgcm_job bj[4];
                 unsigned want = 0;
                 for (int i = 0; i < 4; i++) {

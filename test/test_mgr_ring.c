@@ -13,12 +13,15 @@
  *                      nothing leaks (LeakSanitizer in the ASan build, valgrind elsewhere)
  *   many_managers      64 managers of random configurations alive at once, used in random
  *                      interleaving, sharing one pool of keys; each returns its jobs in order
+ *   threads            four threads, one manager each (arches mixed), sharing one pool of keys
  *   after_invalid      every kind of invalid job, through the ring and through a burst, between
  *                      valid lane jobs: completes at once with its status, in its place, and the
  *                      manager keeps working
  *   bad_tag            a flipped bit in the tag, ciphertext, AAD or IV: MBGCM_ERR_AUTH and dst
  *                      all zero, in place and out of place, lanes and single-stream, ring and
  *                      burst, every tag length
+ *   wipe_idle          once idle (drained by flush, after a burst, poll with nothing queued) the
+ *                      lane state holds no key-derived data: every group is all zero
  *   create_errors      bad lanes and queue sizes, unknown arch names, NULL out, mbgcm_mgr_new
  *                      returning NULL, mbgcm_mgr_arch names
  *   null_and_last_error  NULL-manager calls, submit_burst(NULL, n>0) and mbgcm_mgr_last_error,
@@ -32,6 +35,8 @@
  *   test_mgr_ring env-generic   MBGCM_ARCH=generic replaces "auto"; named arches unaffected
  *   test_mgr_ring env-bogus     MBGCM_ARCH=bogus: "auto" gives MBGCM_ERR_UNSUPPORTED
  */
+#include <pthread.h>
+
 #include "jobs_internal.h"
 #include "test_util.h"
 
@@ -563,6 +568,214 @@ static void bad_tag_cfg(int cfg)
     tu_keys_free(keys, 3);
 }
 
+/* ---- threads --------------------------------------------------------------------------------- */
+/* One manager per thread, all sharing one pool of keys (read-only): no global mutable state
+   may mix them up. Jobs and their expected results are built on the main thread (the
+   references are not thread-safe); the threads only drive their managers and compare. */
+struct thr {
+    pthread_t tid;
+    int cfg;
+    unsigned lanes, q, n;
+    uint64_t seed;
+    tu_tjob **t;
+    unsigned errors, order_errors, returned;
+    int first_bad;
+};
+
+static void *thr_main(void *arg)
+{
+    struct thr *T = arg;
+    tu_rng r = {{T->seed, T->seed ^ 0x9E3779B97F4A7C15u, ~T->seed, T->seed * 3 + 1}};
+    mbgcm_config c;
+    memset(&c, 0, sizeof c);
+    c.arch = tu_mgr_cfg_arch(T->cfg);
+    c.lanes = T->lanes;
+    c.queue_size = T->q;
+    mbgcm_mgr *m = mbgcm_mgr_new(&c);
+    if (m == NULL) {
+        T->errors++;
+        return NULL;
+    }
+    mbgcm_job **slot = calloc(T->n, sizeof *slot);
+    mbgcm_job bj[8];
+    unsigned next = 0, back = 0;
+    T->first_bad = -1;
+    while (back < T->n) {
+        const uint64_t c2 = tu_rng_next(&r) % 10;
+        mbgcm_job *j = NULL;
+        if (next < T->n && c2 < 7) {
+            slot[next] = mbgcm_get_next_job(m);
+            tu_tjob_load(T->t[next], slot[next], (void *)(uintptr_t)next, NULL);
+            next++;
+            j = mbgcm_submit_job(m);
+        } else if (next < T->n && c2 < 8) {
+            /* a burst of up to 8 */
+            unsigned k = 0;
+            while (k < 8 && next < T->n) {
+                tu_tjob_load(T->t[next], &bj[k], (void *)(uintptr_t)next, NULL);
+                slot[next] = NULL;
+                next++;
+                k++;
+            }
+            mbgcm_submit_burst(m, bj, k);
+            for (unsigned i = 0; i < k; i++) {
+                const unsigned idx = next - k + i;
+                if (!tu_tjob_ok(T->t[idx], &bj[i])) {
+                    T->errors++;
+                    if (T->first_bad < 0) T->first_bad = (int)idx;
+                }
+            }
+        } else {
+            j = mbgcm_flush_job(m);
+        }
+        for (; j != NULL; j = mbgcm_get_completed_job(m)) {
+            while (back < T->n && back < next && slot[back] == NULL) back++; /* burst jobs */
+            const unsigned idx = (unsigned)(uintptr_t)j->user_data;
+            if (back >= next || j != slot[back] || idx != back) {
+                T->order_errors++;
+                break;
+            }
+            if (!tu_tjob_ok(T->t[idx], j)) {
+                T->errors++;
+                if (T->first_bad < 0) T->first_bad = (int)idx;
+            }
+            back++;
+            T->returned++;
+        }
+        while (back < T->n && back < next && slot[back] == NULL) back++;
+        if (T->order_errors) break;
+        if (next == T->n && back < T->n && mbgcm_queue_size(m) == 0) {
+            T->order_errors++; /* jobs lost */
+            break;
+        }
+    }
+    free(slot);
+    mbgcm_mgr_free(m);
+    return NULL;
+}
+
+static void threads(void **state)
+{
+    (void)state;
+    tu_rng r;
+    tu_rng_init(&r, "mgr_ring/threads");
+    int cfgs[TU_MGR_NCFG];
+    const int ncfg = tu_mgr_configs(cfgs);
+    enum { NT = 4 };
+    tu_key *keys = tu_keys_new(&r, 6, 0); /* shared by all threads */
+    struct thr T[NT];
+    for (int i = 0; i < NT; i++) {
+        static const unsigned lane_set[4] = {4, 8, 12, 16};
+        memset(&T[i], 0, sizeof T[i]);
+        T[i].cfg = cfgs[(unsigned)i % (unsigned)ncfg == 0 ? (unsigned)ncfg - 1
+                                                           : (unsigned)i % (unsigned)ncfg];
+        const int fast = tu_mgr_fast_lanes(T[i].cfg);
+        T[i].lanes = lane_set[tu_rng_below(&r, 4)];
+        T[i].q = 1u << tu_rng_below(&r, 9);
+        T[i].n = (unsigned)tu_scaled(fast ? 6000 : 1500);
+        T[i].seed = tu_rng_next(&r);
+        T[i].t = tu_xmalloc(T[i].n * sizeof *T[i].t);
+        for (unsigned k = 0; k < T[i].n; k++) {
+            T[i].t[k] = rand_job(&r, keys, 6, fast, 5);
+        }
+    }
+    for (int i = 0; i < NT; i++) {
+        assert_int_equal(pthread_create(&T[i].tid, NULL, thr_main, &T[i]), 0);
+    }
+    for (int i = 0; i < NT; i++) {
+        assert_int_equal(pthread_join(T[i].tid, NULL), 0);
+    }
+    for (int i = 0; i < NT; i++) {
+        char d[300] = "";
+        if (T[i].first_bad >= 0) tu_tjob_describe(T[i].t[T[i].first_bad], d, sizeof d);
+        TU_CHECK(T[i].errors == 0 && T[i].order_errors == 0,
+                 "thread %d (arch=%s lanes=%u queue=%u, seed 0x%016llx): %u wrong jobs, %u "
+                 "order errors; first wrong job #%d: %s", i, tu_mgr_label(T[i].cfg), T[i].lanes,
+                 T[i].q, (unsigned long long)tu_seed(), T[i].errors, T[i].order_errors,
+                 T[i].first_bad, d);
+        for (unsigned k = 0; k < T[i].n; k++) tu_tjob_free(T[i].t[k]);
+        free(T[i].t);
+        counts[T[i].cfg] += T[i].n;
+    }
+    print_message("%d threads, one manager each, shared keys: all jobs correct\n", NT);
+    tu_keys_free(keys, 6);
+}
+
+/* ---- wipe_idle -------------------------------------------------------------------------------- */
+/* Lane state holding key-derived data (round keys, hash powers, E_K(J0), counters, GHASH state,
+   expected tags) is wiped once the manager goes idle: after a drain by flush, at the end of a
+   burst with nothing queued, and by poll with nothing queued. Checked on the internal layout
+   (mb/lanes.h): every byte zero except the idle lanes' pointers, which point at scratch. */
+static void check_wiped(mbgcm_mgr *m, const char *ctx)
+{
+    const struct mbgcmi_lanes *L = &m->lanes;
+    for (unsigned gi = 0; gi < L->ngroups; gi++) {
+        struct mbgcmi_group g;
+        memcpy(&g, &L->g[gi], sizeof g);
+        for (int s = 0; s < MBGCMI_GL; s++) {
+            const uint8_t *sc = L->g[gi].scratch;
+            TU_CHECK(g.aad[s] == sc && g.src[s] == sc && g.dst[s] == sc && g.tag[s] == sc,
+                     "%s: group %u lane %d: idle pointers not at scratch", ctx, gi, s);
+            g.aad[s] = g.src[s] = NULL;
+            g.dst[s] = g.tag[s] = NULL;
+        }
+        const long d = tu_first_diff(&g, (const uint8_t[sizeof g]){0}, sizeof g);
+        TU_CHECK(d < 0, "%s: group %u not wiped: byte %ld (offset in struct mbgcmi_group) is "
+                 "0x%02x", ctx, gi, d, d >= 0 ? ((const uint8_t *)&g)[d] : 0);
+    }
+    for (unsigned i = 0; i < L->ngroups * MBGCMI_GL; i++) {
+        TU_CHECK(L->info[i].job == NULL && L->info[i].key == NULL,
+                 "%s: lane %u still refers to a job or key", ctx, i);
+    }
+}
+
+static void wipe_idle_cfg(int cfg)
+{
+    need(cfg);
+    char label[64];
+    snprintf(label, sizeof label, "mgr_ring/wipe/%s", tu_mgr_label(cfg));
+    tu_rng r;
+    tu_rng_init(&r, label);
+    const int fast = tu_mgr_fast_lanes(cfg);
+    tu_key *keys = tu_keys_new(&r, 4, 0);
+    for (int rep = 0; rep < 12; rep++) {
+        static const unsigned lane_set[4] = {4, 8, 12, 16};
+        struct drv d;
+        drv_init(&d, cfg, lane_set[rep % 4], 64, UINT64_MAX, "wipe_idle");
+        /* ring jobs, drained by flush */
+        const unsigned n = 1 + (unsigned)tu_rng_below(&r, 40);
+        for (unsigned i = 0; i < n; i++) drv_submit(&d, rand_job(&r, keys, 4, fast, 5), &r);
+        drv_drain(&d);
+        check_wiped(d.m, d.ctx);
+        /* a burst with nothing queued */
+        mbgcm_job bj[12];
+        tu_tjob *bt[12];
+        const unsigned nb = 1 + (unsigned)tu_rng_below(&r, 12);
+        for (unsigned i = 0; i < nb; i++) {
+            bt[i] = rand_job(&r, keys, 4, fast, 5);
+            tu_tjob_load(bt[i], &bj[i], NULL, &r);
+        }
+        mbgcm_submit_burst(d.m, bj, nb);
+        for (unsigned i = 0; i < nb; i++) {
+            tu_tjob_check(bt[i], &bj[i], d.ctx);
+            tu_tjob_free(bt[i]);
+        }
+        check_wiped(d.m, d.ctx);
+        /* jobs completed by full lanes and collected with get_completed, then poll */
+        for (unsigned i = 0; i < 4 * d.q && (d.cnt || i == 0 || i % lane_set[rep % 4]); i++) {
+            drv_submit(&d, rand_job(&r, keys, 4, fast, 0), &r);
+        }
+        if (d.cnt == 0) {
+            mbgcm_job *j = mbgcm_mgr_poll(d.m);
+            TU_CHECK(j == NULL, "%s: poll returned a job", d.ctx);
+            check_wiped(d.m, d.ctx);
+        }
+        counts[cfg] += nb;
+        drv_close(&d);
+    }
+    tu_keys_free(keys, 4);
+}
+
 /* ---- create_errors ---------------------------------------------------------------------------- */
 static void expect_create(const mbgcm_config *c, int want, const char *what)
 {
@@ -839,6 +1052,7 @@ PER_CFG(ring_capacity)
 PER_CFG(free_pending)
 PER_CFG(after_invalid)
 PER_CFG(bad_tag)
+PER_CFG(wipe_idle)
 #define TESTS(fn)                                                                               \
     cmocka_unit_test(fn##_generic), cmocka_unit_test(fn##_aesni), cmocka_unit_test(fn##_avx2), \
         cmocka_unit_test(fn##_avx512), cmocka_unit_test(fn##_auto)
@@ -866,8 +1080,10 @@ int main(int argc, char **argv)
         TESTS(ring_capacity),
         TESTS(free_pending),
         cmocka_unit_test(many_managers),
+        cmocka_unit_test(threads),
         TESTS(after_invalid),
         TESTS(bad_tag),
+        TESTS(wipe_idle),
         cmocka_unit_test(create_errors),
         cmocka_unit_test(null_and_last_error),
     };

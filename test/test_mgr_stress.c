@@ -10,7 +10,8 @@
  * pool of keys of random sizes shared by all its jobs. It then makes random calls: submit
  * (one job or a run), get_completed, flush, poll, submit_burst of caller-owned jobs, drain,
  * re-keying a key object while nothing is queued, advancing the clock. Jobs: random key
- * (16/24/32), direction, IV length (mostly 12, some 1..128, a few 129..600), AAD 0..600,
+ * (16/24/32), direction, IV length (mostly 12, some 1..128, a few 129..600), AAD 0..600 (and
+ * 0.5% up to 5000 on vector kernels),
  * message length 0..70,000 biased to 0..300 and to the block edges 16k-1/16k/16k+1, every tag
  * length, in place and out of place, NULL pointers for empty buffers, decrypt jobs with a
  * valid tag or one flipped tag bit (MBGCM_ERR_AUTH, dst zeroed), decrypt tags stored inside
@@ -21,7 +22,9 @@
  * bytes (canaries around every buffer) and unchanged fields; queue_size equals the jobs in
  * flight; flush returns NULL only when queue_size is 0; a submit that fills the ring returns
  * the oldest job; get_completed (and poll without a timeout) never runs a kernel; burst
- * returns its OK count, leaves queue_size alone and completes every job; the stats only grow,
+ * returns its OK count, leaves queue_size alone and completes every job; a returned ring job
+ * stays unchanged (status, fields, buffers) until the next get_next_job, whatever is called in
+ * between (checked again just before that call); the stats only grow,
  * and once a session is drained they match the jobs the test submitted (jobs, jobs_invalid,
  * bytes, auth_failures, single_stream, kernel calls and runs).
  *
@@ -38,10 +41,10 @@
 #include "test_util.h"
 
 /* jobs per configuration (before scaling) */
-#define N_FAST 450000         /* vector lane kernel (avx512, auto) */
-#define N_GENERIC 40000       /* arch generic */
-#define N_PORTABLE_OTHER 30000 /* aesni and avx2 (portable lane kernel for now) */
-#define N_VALGRIND 1500
+#define N_FAST 600000         /* vector lane kernel (avx512, auto) */
+#define N_GENERIC 60000       /* arch generic */
+#define N_PORTABLE_OTHER 40000 /* aesni and avx2 (portable lane kernel for now) */
+#define N_VALGRIND 5000
 
 static int valgrind_mode;
 
@@ -76,6 +79,9 @@ struct sess {
     uint64_t jobs, invalid, bytes, auth, single, lane_jobs;
     int used_flush, used_burst_lanes;
     mbgcm_stats last;
+    /* ring jobs returned since the last get_next_job: they must stay unchanged until then */
+    struct inflight *ret;
+    size_t nret, capret;
     char ctx[200];
 };
 
@@ -107,9 +113,10 @@ static size_t pick_len(tu_rng *r, int light)
     return (size_t)tu_rng_range(r, 60000, 70000);
 }
 
-static size_t pick_aad(tu_rng *r)
+static size_t pick_aad(tu_rng *r, int light)
 {
     const uint64_t c = tu_rng_below(r, 100);
+    if (!light && tu_rng_below(r, 200) == 0) return (size_t)tu_rng_range(r, 601, 5000);
     if (c < 15) return 0;
     if (c < 55) return (size_t)tu_rng_below(r, 33);
     if (c < 85) return (size_t)tu_rng_below(r, 601);
@@ -133,7 +140,7 @@ static tu_tjob *random_job(struct sess *S)
     sp.key = &S->keys[tu_rng_below(r, S->nkeys)];
     sp.dir = tu_rng_below(r, 2) ? MBGCM_ENCRYPT : MBGCM_DECRYPT;
     sp.iv_len = pick_iv(r);
-    sp.aad_len = pick_aad(r);
+    sp.aad_len = pick_aad(r, S->light);
     sp.len = pick_len(r, S->light);
     sp.tag_len = tu_pick_tag_len(r);
     sp.in_place = (int)tu_rng_below(r, 2);
@@ -200,10 +207,31 @@ static void got(struct sess *S, mbgcm_job *job, const char *how)
     char ctx[300];
     snprintf(ctx, sizeof ctx, "%s seq=%llu via %s", S->ctx, (unsigned long long)f->seq, how);
     tu_tjob_check(f->t, job, ctx);
-    tu_tjob_free(f->t);
+    if (S->nret == S->capret) {
+        S->capret = S->capret ? 2 * S->capret : 64;
+        S->ret = realloc(S->ret, S->capret * sizeof *S->ret);
+        TU_CHECK(S->ret != NULL, "out of memory");
+    }
+    S->ret[S->nret++] = *f;
     f->t = NULL;
     S->fhead = (S->fhead + 1) % S->fcap;
     S->fcount--;
+}
+
+/* Before the next get_next_job: every job returned since the last one is still as it was
+   returned (status, fields, buffers), whatever was called in between. */
+static void recheck_returned(struct sess *S)
+{
+    for (size_t i = 0; i < S->nret; i++) {
+        const struct inflight *f = &S->ret[i];
+        char ctx[300];
+        snprintf(ctx, sizeof ctx, "%s seq=%llu: returned job changed before the next "
+                 "get_next_job", S->ctx, (unsigned long long)f->seq);
+        TU_CHECK(f->slot->user_data == (void *)(uintptr_t)f->seq, "%s: user_data", ctx);
+        tu_tjob_check(f->t, f->slot, ctx);
+        tu_tjob_free(f->t);
+    }
+    S->nret = 0;
 }
 
 static mbgcm_stats stats_now(struct sess *S)
@@ -234,6 +262,7 @@ static void op_get_completed(struct sess *S, int until_null)
 
 static void op_submit(struct sess *S)
 {
+    recheck_returned(S);
     mbgcm_job *slot = mbgcm_get_next_job(S->m);
     TU_CHECK(slot != NULL, "%s: get_next_job returned NULL", S->ctx);
     if (tu_rng_below(S->r, 8) == 0) {
@@ -504,8 +533,13 @@ static void run_session(tu_rng *r, int cfg, uint64_t budget, unsigned sidx)
         TU_CHECK(mbgcm_get_completed_job(S.m) == NULL, "%s: get_completed after drain", S.ctx);
         TU_CHECK(mbgcm_mgr_poll(S.m) == NULL, "%s: poll after drain", S.ctx);
         check_stats_final(&S);
+        recheck_returned(&S);
         mbgcm_mgr_free(S.m);
     }
+    for (size_t i = 0; i < S.nret; i++) { /* returned before an abandoning free */
+        tu_tjob_free(S.ret[i].t);
+    }
+    free(S.ret);
     tu_keys_free(S.keys, S.nkeys);
     free(S.fifo);
     cst[cfg].sessions++;

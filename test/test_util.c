@@ -1005,6 +1005,17 @@ void tu_tjob_check(const tu_tjob *t, const mbgcm_job *job, const char *ctx)
     }
 }
 
+int tu_tjob_ok(const tu_tjob *t, const mbgcm_job *job)
+{
+    const mbgcm_job *w = &t->job;
+    return job->status == t->expect && job->key == w->key && job->dir == w->dir &&
+           job->iv == w->iv && job->iv_len == w->iv_len && job->aad == w->aad &&
+           job->aad_len == w->aad_len && job->src == w->src && job->dst == w->dst &&
+           job->len == w->len && job->tag == w->tag && job->tag_len == w->tag_len &&
+           memcmp(job->reserved_, w->reserved_, sizeof w->reserved_) == 0 &&
+           memcmp(t->mem, t->want, t->mem_len) == 0;
+}
+
 void tu_tjob_free(tu_tjob *t)
 {
     if (t == NULL) {

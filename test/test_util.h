@@ -236,6 +236,8 @@ void tu_tjob_load(const tu_tjob *t, mbgcm_job *job, void *user, tu_rng *r);
 /* Check a returned job: status, fields unchanged, output/tag/canaries byte for byte. |ctx|
    prefixes the failure message (the job spec is appended). */
 void tu_tjob_check(const tu_tjob *t, const mbgcm_job *job, const char *ctx);
+/* The same checks without failing (for threads): 1 if the job is as expected, else 0. */
+int tu_tjob_ok(const tu_tjob *t, const mbgcm_job *job);
 /* One-line description of the spec (for messages). */
 void tu_tjob_describe(const tu_tjob *t, char *buf, size_t n);
 void tu_tjob_free(tu_tjob *t);
