@@ -84,14 +84,24 @@ const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_aesni = {
     .ctr_enc = mbgcmi_aesni_ctr_enc,
     .ctr_dec = mbgcmi_aesni_ctr_dec,
 };
+const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_vaes512 = {
+    .block = mbgcmi_aesni_block, /* one block: xmm AES-NI is the shortest path */
+    .ghash = mbgcmi_vaes_ghash,
+    .ctr_enc = mbgcmi_vaes_ctr_enc,
+    .ctr_dec = mbgcmi_vaes_ctr_dec,
+    .whole = mbgcmi_vaes_gcm,
+};
 #endif
 
 const struct mbgcmi_gcm_ops *mbgcmi_gcm_ops_for(int arch)
 {
 #if defined(MBGCM_HAVE_NASM)
-    /* avx2 and avx512 run the AES-NI/PCLMULQDQ single-stream kernels for one-shot calls
-       until their own kernels land (docs/design.md, "Paths per arch"). */
-    if (arch == MBGCMI_ARCH_AESNI || arch == MBGCMI_ARCH_AVX2 || arch == MBGCMI_ARCH_AVX512) {
+    /* avx2 runs the AES-NI/PCLMULQDQ single-stream kernels until its ymm kernels land
+       (docs/design.md, "Dispatch"). */
+    if (arch == MBGCMI_ARCH_AVX512) {
+        return &mbgcmi_gcm_ops_vaes512;
+    }
+    if (arch == MBGCMI_ARCH_AESNI || arch == MBGCMI_ARCH_AVX2) {
         return &mbgcmi_gcm_ops_aesni;
     }
 #endif
@@ -139,6 +149,10 @@ void mbgcmi_gcm_crypt_j0(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_k
                          const uint8_t *in, size_t len, uint8_t *out, int decrypt,
                          uint8_t tag[16])
 {
+    if (ops->whole != NULL) {
+        ops->whole(k, j0, aad, aad_len, in, len, out, tag, decrypt);
+        return;
+    }
     uint64_t s[2] = {0, 0};
     uint8_t ek0[16], ctr[16], b[16];
 

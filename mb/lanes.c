@@ -10,7 +10,8 @@
    kernel with its own single-stream kernels (docs/design.md, "Paths per arch"). */
 #if defined(MBGCM_HAVE_NASM)
 #define SINGLE_FAST (&mbgcmi_gcm_ops_aesni)
-#define LANES_AVX512 mbgcmi_lanes_avx512, mbgcmi_short_avx512, SINGLE_FAST, MBGCMI_ARCH_AVX512
+#define LANES_AVX512 mbgcmi_lanes_avx512, mbgcmi_short_avx512, &mbgcmi_gcm_ops_vaes512, \
+    MBGCMI_ARCH_AVX512
 #else
 #define SINGLE_FAST (&mbgcmi_gcm_ops_generic)
 #define LANES_AVX512 mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC

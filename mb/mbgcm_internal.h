@@ -237,11 +237,17 @@ struct mbgcmi_gcm_ops {
                     const uint8_t *in, uint8_t *out, size_t nblocks);
     void (*ctr_dec)(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
                     const uint8_t *in, uint8_t *out, size_t nblocks);
+    /* Optional: the whole message in one call given J0 (AAD, message, partial blocks, length
+       block), writing the full 16-byte tag. NULL: the driver composes the four above. */
+    void (*whole)(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
+                  size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16],
+                  int decrypt);
 };
 
 extern const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_generic;
 #if defined(MBGCM_HAVE_NASM)
 extern const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_aesni;
+extern const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_vaes512;
 #endif
 /* Op table of the single-message kernels an arch uses (never NULL for a valid arch). */
 const struct mbgcmi_gcm_ops *mbgcmi_gcm_ops_for(int arch);
@@ -297,6 +303,18 @@ void mbgcmi_aesni_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t 
                           const uint8_t *in, uint8_t *out, size_t nblocks);
 /* asm/gcm_aesni.asm: fill hpow[]/hkar[] from hpow[H^1] (already set), with PCLMULQDQ. */
 void mbgcmi_pclmul_hpowers(struct mbgcmi_key *k);
+
+/* asm/gcm_by16_avx512.asm: single-stream VAES/VPCLMULQDQ zmm kernels, 16 blocks per
+   iteration (same contracts as the struct mbgcmi_gcm_ops members). */
+void mbgcmi_vaes_ghash(const struct mbgcmi_key *k, uint64_t s[2], const uint8_t *in,
+                       size_t nblocks);
+void mbgcmi_vaes_ctr_enc(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                         const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_vaes_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                         const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_vaes_gcm(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
+                     size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                     uint8_t tag[16], int decrypt);
 #endif
 
 #ifdef __cplusplus

@@ -394,7 +394,13 @@ static void zero_cfg(int cfg)
         mbgcm_job *slot[16];
         const unsigned n = lanes - 1;
         for (unsigned i = 0; i < n; i++) {
-            t[i] = job_of(&r, &k[i % 2], (size_t)tu_rng_below(&r, 200));
+            /* nothing may fill: even jobs take lanes (AAD > 16 keeps them off the short-job
+               path), odd ones are short jobs of distinct shapes (a short-job stage runs when
+               four of one shape wait) */
+            t[i] = (i & 1) ? job_aad(&r, &k[i % 2], (size_t)tu_rng_below(&r, MBGCMI_SHORT_MAX_AAD + 1),
+                                     i / 2 * 16 + (i / 2 ? 0 : (size_t)tu_rng_below(&r, 2)))
+                           : job_aad(&r, &k[i % 2], MBGCMI_SHORT_MAX_AAD + 1 + (size_t)tu_rng_below(&r, 30),
+                                     (size_t)tu_rng_below(&r, 200));
             slot[i] = mbgcm_get_next_job(m);
             tu_tjob_load(t[i], slot[i], NULL, &r);
             TU_CHECK(mbgcm_submit_job(m) == NULL, "%s: submit returned a job", ctx);

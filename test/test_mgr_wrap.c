@@ -30,6 +30,7 @@ struct wjob {
     size_t len, aad_len, tag_len;
     uint8_t iv[12], aad[80], tag[32], tag_want[32], *src, *dst, *want, want_tag[16];
     int expect;
+    int hooked; /* the J0 hook saw this job */
 };
 
 struct hook_ctx {
@@ -39,8 +40,9 @@ struct hook_ctx {
 static void j0_hook(void *ctx, const mbgcm_job *job, uint8_t j0[16])
 {
     struct hook_ctx *h = ctx;
-    const struct wjob *w = job->user_data;
+    struct wjob *w = job->user_data;
     memcpy(j0, w->j0, 16);
+    w->hooked++;
     h->calls++;
 }
 
@@ -120,6 +122,9 @@ static void wjob_check(struct wjob *w, const mbgcm_job *j, const char *ctx)
              "tag_len=%zu%s%s", ctx, w->dir == MBGCM_ENCRYPT ? "enc" : "dec", w->k->len,
              w->j0[12], w->j0[13], w->j0[14], w->j0[15], w->len, w->aad_len, w->tag_len,
              w->in_place ? " in-place" : "", w->tamper ? " tampered" : "");
+    TU_CHECK(w->hooked == 1, "%s: the J0 hook ran %d times for this job (expected once: with "
+             "single_min_len = UINT64_MAX every job must take the lane path and the hook)", c,
+             w->hooked);
     TU_CHECK(j->status == w->expect, "%s: status %d, expected %d", c, j->status, w->expect);
     TU_MEM_EQ(w->dst, w->want, w->len + 32, "%s: output (with 16 canary bytes each side)", c);
     TU_MEM_EQ(w->tag, w->tag_want, sizeof w->tag, "%s: tag area (tag at byte 8)", c);

@@ -1,0 +1,502 @@
+; gcm_by16_avx512.asm — single-stream ("by16": one message, 16 blocks per iteration) AES-GCM
+; kernels with VAES + VPCLMULQDQ on zmm: the `avx512` one-shot path and the manager's path for
+; long messages (and for J0 of odd-length IVs).
+;
+; Four consecutive blocks of the one message per zmm; four zmm per iteration (16 blocks, four
+; independent AES chains of four blocks each). Round keys are broadcast to all four 128-bit
+; lanes (one VBROADCASTI32X4 per round: a pure load). The GHASH of iteration i-1's 16 blocks is
+; stitched between the AES rounds of iteration i. GHASH aggregates 16 blocks with H^16..H^1,
+; which the key stores highest first, so one 64-byte load at H^(4j+4) gives
+; [H^(4j+4), H^(4j+3), H^(4j+2), H^(4j+1)] for the four blocks of zmm j (block 0 of the group,
+; lane 0 of zmm 0, multiplies H^16); Karatsuba with the stored (lo^hi) operands; one
+; Montgomery reduction per lane, then the four lanes (partial sums of one message) are
+; xor-folded into one 128-bit S (reduction is linear, so fold after reducing). Math:
+; mb/ghash_ct.c.
+;
+; CPU: AVX512F/BW/VL + VAES + VPCLMULQDQ (the `avx512` arch). ABI: System V.
+;
+; void mbgcmi_vaes_ghash(const key *k, uint64_t s[2], const uint8_t *in, size_t nblocks);
+; void mbgcmi_vaes_ctr_enc(const key *k, uint8_t ctr[16], uint64_t s[2],
+;                          const uint8_t *in, uint8_t *out, size_t nblocks);
+; void mbgcmi_vaes_ctr_dec(...same...);
+;   Contracts as the `struct mbgcmi_gcm_ops` members in mb/mbgcm_internal.h: s in V form,
+;   ctr = next counter block (inc32, left at the next unused value), GHASH of the ciphertext
+;   (out for _enc, in for _dec), in == out allowed (_dec hashes each group before writing it).
+;
+; Register plan
+;   rdi k  rsi ctr  rdx s  rcx in  r8 out  r9 blocks left  eax rounds  r10 scratch
+;   zmm0-3   B0..B3  counter blocks -> key stream -> output (4 blocks each)
+;   zmm4-7   G0..G3  the previous group's GHASH input (byte order until hashed)
+;   zmm8-11  scratch for loads
+;   zmm12    CTR     counters of B0's four blocks, byte-reflected (low dword = counter)
+;   zmm13    BSWAP   zmm14 POLY   zmm16 S (lane 0; other lanes zero)
+;   zmm17-19 LO/MI/HI   zmm20-21 scratch   zmm22 round key (broadcast)
+;   zmm24-27 [H^16..H^13] [H^12..H^9] [H^8..H^5] [H^4..H^1]   zmm28-31 their Karatsuba operands
+; Every vector register used is cleared before returning.
+default rel
+%include "key.inc"
+
+section .rodata
+align 64
+WBSWAP:         times 4 db 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+WPOLY:          times 8 dq 0xC200000000000000
+WLANES:         dd 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0    ; +0..+3 per lane
+WADD4:          times 4 dd 4, 0, 0, 0
+WADD8:          times 4 dd 8, 0, 0, 0
+WADD12:         times 4 dd 12, 0, 0, 0
+WADD16:         times 4 dd 16, 0, 0, 0
+WADD1:          times 4 dd 1, 0, 0, 0
+
+section .text
+
+; GH_W j, X: X (V form, four consecutive blocks) times zmm(24+j)/(28+j) into LO/MI/HI
+; (first = 1 sets, 0 adds)
+%macro GH_W 3                   ; j, X, first
+%assign _hp 24 + (%1)
+%assign _hk 28 + (%1)
+%if %3
+        vpclmulqdq zmm17, %2, zmm %+ _hp, 0x00
+        vpclmulqdq zmm19, %2, zmm %+ _hp, 0x11
+        vpshufd    zmm20, %2, 0x4e
+        vpxorq     zmm20, zmm20, %2
+        vpclmulqdq zmm18, zmm20, zmm %+ _hk, 0x00
+%else
+        vpclmulqdq zmm20, %2, zmm %+ _hp, 0x00
+        vpclmulqdq zmm21, %2, zmm %+ _hp, 0x11
+        vpxorq     zmm17, zmm17, zmm20
+        vpxorq     zmm19, zmm19, zmm21
+        vpshufd    zmm20, %2, 0x4e
+        vpxorq     zmm20, zmm20, %2
+        vpclmulqdq zmm20, zmm20, zmm %+ _hk, 0x00
+        vpxorq     zmm18, zmm18, zmm20
+%endif
+%endmacro
+; GH_W_REDUCE: reduce each lane, fold the four lanes into S (xmm16, upper lanes zero)
+%macro GH_W_REDUCE 0
+        vpternlogq zmm18, zmm17, zmm19, 0x96            ; MI ^= LO ^ HI
+        vpclmulqdq zmm20, zmm17, zmm14, 0x00
+        vpshufd    zmm17, zmm17, 0x4e
+        vpternlogq zmm18, zmm17, zmm20, 0x96
+        vpclmulqdq zmm20, zmm18, zmm14, 0x00
+        vpshufd    zmm18, zmm18, 0x4e
+        vpternlogq zmm19, zmm18, zmm20, 0x96            ; per-lane result in HI
+        vextracti64x4 ymm20, zmm19, 1
+        vpxorq     ymm19, ymm19, ymm20
+        vextracti32x4 xmm20, ymm19, 1
+        vpxorq     xmm16, xmm19, xmm20                  ; S = sum of the four lanes
+%endmacro
+; GH_STEP n, G: step n (0..5) of hashing the 16 blocks G0..G3 (byte order): 0-3 one zmm each,
+; 4 the reduction, 5 nothing. Lets the GHASH ride between AES rounds.
+%macro GH_STEP 1
+%if (%1) == 0
+        vpshufb zmm4, zmm4, zmm13
+        vpxorq  zmm4, zmm4, zmm16                       ; S joins block 0
+        GH_W    0, zmm4, 1
+%elif (%1) <= 3
+%assign _gz 4 + (%1)
+        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
+        GH_W    (%1), zmm %+ _gz, 0
+%elif (%1) == 4
+        GH_W_REDUCE
+%endif
+%endmacro
+
+; AES_W nz, stitch: zmm0..zmm(nz-1) through all rounds (eax = rounds: 10/12/14); with
+; stitch = 1 the previous group's GHASH (G0..G3) rides along in rounds 1..5.
+%macro AES_RW 2                 ; nz, instruction (round key already in zmm22)
+%assign _z 0
+%rep %1
+        %2      zmm %+ _z, zmm %+ _z, zmm22
+%assign _z _z + 1
+%endrep
+%endmacro
+%macro AES_W 2
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK]
+        AES_RW  %1, vpxorq
+%assign _r 1
+%rep 9
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
+        AES_RW  %1, vaesenc
+%if %2
+        GH_STEP _r - 1
+%endif
+%assign _r _r + 1
+%endrep
+        cmp     eax, 10
+        je      %%last10
+%assign _r 10
+%rep 2
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
+        AES_RW  %1, vaesenc
+%assign _r _r + 1
+%endrep
+        cmp     eax, 12
+        je      %%last12
+%assign _r 12
+%rep 2
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
+        AES_RW  %1, vaesenc
+%assign _r _r + 1
+%endrep
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * 14]
+        jmp     %%last
+%%last12:
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * 12]
+        jmp     %%last
+%%last10:
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * 10]
+%%last:
+        AES_RW  %1, vaesenclast
+%endmacro
+
+; counters for one group: B_j = CTR + 4j (byte order); CTR += 16
+%macro CTR_W 0
+        vpshufb zmm0, zmm12, zmm13
+        vpaddd  zmm1, zmm12, [WADD4]
+        vpshufb zmm1, zmm1, zmm13
+        vpaddd  zmm2, zmm12, [WADD8]
+        vpshufb zmm2, zmm2, zmm13
+        vpaddd  zmm3, zmm12, [WADD12]
+        vpshufb zmm3, zmm3, zmm13
+        vpaddd  zmm12, zmm12, [WADD16]
+%endmacro
+
+%macro LOAD_POWERS 0
+        vmovdqu64 zmm24, [rdi + HPOW(16)]
+        vmovdqu64 zmm25, [rdi + HPOW(12)]
+        vmovdqu64 zmm26, [rdi + HPOW(8)]
+        vmovdqu64 zmm27, [rdi + HPOW(4)]
+        vmovdqu64 zmm28, [rdi + HKAR(16)]
+        vmovdqu64 zmm29, [rdi + HKAR(12)]
+        vmovdqu64 zmm30, [rdi + HKAR(8)]
+        vmovdqu64 zmm31, [rdi + HKAR(4)]
+%endmacro
+
+%macro CLEAR_ALL 0
+%assign _c 16
+%rep 16
+        vpxord  zmm %+ _c, zmm %+ _c, zmm %+ _c
+%assign _c _c + 1
+%endrep
+        vzeroall
+%endmacro
+
+; GHASH_TAIL4: hash the 4-block zmm in %1 (byte order) with H^4..H^1 (single zmm group)
+%macro GHASH4 1
+        vpshufb %1, %1, zmm13
+        vpxorq  %1, %1, zmm16
+        GH_W    3, %1, 1
+        GH_W_REDUCE
+%endmacro
+; GHASH1: one block in xmm %1 (byte order) with H^1 (lane 3 of zmm27/zmm31)
+%macro GHASH1 1
+        vpshufb xmm8, %1, xmm13
+        vpxorq  xmm8, xmm8, xmm16
+        vextracti32x4 xmm9, zmm27, 3                    ; H^1
+        vextracti32x4 xmm10, zmm31, 3
+        vpclmulqdq xmm17, xmm8, xmm9, 0x00
+        vpclmulqdq xmm19, xmm8, xmm9, 0x11
+        vpshufd    xmm20, xmm8, 0x4e
+        vpxorq     xmm20, xmm20, xmm8
+        vpclmulqdq xmm18, xmm20, xmm10, 0x00
+        vpternlogq xmm18, xmm17, xmm19, 0x96
+        vpclmulqdq xmm20, xmm17, xmm14, 0x00
+        vpshufd    xmm17, xmm17, 0x4e
+        vpternlogq xmm18, xmm17, xmm20, 0x96
+        vpclmulqdq xmm20, xmm18, xmm14, 0x00
+        vpshufd    xmm18, xmm18, 0x4e
+        vpternlogq xmm19, xmm18, xmm20, 0x96
+        vmovdqa64  xmm16, xmm19
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
+; GHASH_LOOP ptr, count: S (xmm16) over |count| full blocks at |ptr| (both advanced/consumed)
+%macro GHASH_LOOP 2
+%%g16:
+        cmp     %2, 16
+        jb      %%g4
+        vmovdqu64 zmm4, [%1]
+        vmovdqu64 zmm5, [%1 + 64]
+        vmovdqu64 zmm6, [%1 + 128]
+        vmovdqu64 zmm7, [%1 + 192]
+        GH_STEP 0
+        GH_STEP 1
+        GH_STEP 2
+        GH_STEP 3
+        GH_STEP 4
+        add     %1, 256
+        sub     %2, 16
+        jmp     %%g16
+%%g4:
+        cmp     %2, 4
+        jb      %%g1
+        vmovdqu64 zmm4, [%1]
+        GHASH4  zmm4
+        add     %1, 64
+        sub     %2, 4
+        jmp     %%g4
+%%g1:
+        test    %2, %2
+        jz      %%gdone
+        vmovdqu64 xmm11, [%1]
+        GHASH1  xmm11
+        add     %1, 16
+        dec     %2
+        jmp     %%g1
+%%gdone:
+%endmacro
+
+%macro SETUP 0
+        vmovdqa64 zmm13, [WBSWAP]
+        vmovdqa64 zmm14, [WPOLY]
+        LOAD_POWERS
+%endmacro
+
+global mbgcmi_vaes_ghash:function hidden
+mbgcmi_vaes_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
+        SETUP
+        vmovdqu64 xmm16, [rsi]
+        GHASH_LOOP rdx, rcx
+        vmovdqu64 [rsi], xmm16
+        CLEAR_ALL
+        ret
+
+; ---------------------------------------------------------------------------------------------
+; CTR_LOOP dec: CTR + GHASH over r9 full blocks from rcx to r8 (advanced); zmm12 = counters
+; (lanes +0..+3, byte-reflected), S in xmm16, eax = rounds, SETUP done. Leaves zmm12 lane 0 at
+; the next counter.
+%macro CTR_LOOP 1
+        cmp     r9, 16
+        jb      %%tail4
+        ; first group: no GHASH pending yet
+        CTR_W
+        AES_W   4, 0
+%if %1
+        vmovdqu64 zmm4, [rcx]                           ; decrypt: hash the input
+        vmovdqu64 zmm5, [rcx + 64]
+        vmovdqu64 zmm6, [rcx + 128]
+        vmovdqu64 zmm7, [rcx + 192]
+        vpxorq  zmm0, zmm0, zmm4
+        vpxorq  zmm1, zmm1, zmm5
+        vpxorq  zmm2, zmm2, zmm6
+        vpxorq  zmm3, zmm3, zmm7
+%else
+        vpxorq  zmm0, zmm0, [rcx]
+        vpxorq  zmm1, zmm1, [rcx + 64]
+        vpxorq  zmm2, zmm2, [rcx + 128]
+        vpxorq  zmm3, zmm3, [rcx + 192]
+        vmovdqa64 zmm4, zmm0                            ; encrypt: hash the output
+        vmovdqa64 zmm5, zmm1
+        vmovdqa64 zmm6, zmm2
+        vmovdqa64 zmm7, zmm3
+%endif
+        vmovdqu64 [r8], zmm0
+        vmovdqu64 [r8 + 64], zmm1
+        vmovdqu64 [r8 + 128], zmm2
+        vmovdqu64 [r8 + 192], zmm3
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+%%loop16:
+        cmp     r9, 16
+        jb      %%drain
+        CTR_W
+%if %1
+        vmovdqu64 zmm8, [rcx]                           ; load early: in may equal out
+        vmovdqu64 zmm9, [rcx + 64]
+        vmovdqu64 zmm10, [rcx + 128]
+        vmovdqu64 zmm11, [rcx + 192]
+%endif
+        AES_W   4, 1                                    ; with the previous group's GHASH
+%if %1
+        vpxorq  zmm0, zmm0, zmm8
+        vpxorq  zmm1, zmm1, zmm9
+        vpxorq  zmm2, zmm2, zmm10
+        vpxorq  zmm3, zmm3, zmm11
+        vmovdqa64 zmm4, zmm8
+        vmovdqa64 zmm5, zmm9
+        vmovdqa64 zmm6, zmm10
+        vmovdqa64 zmm7, zmm11
+%else
+        vpxorq  zmm0, zmm0, [rcx]
+        vpxorq  zmm1, zmm1, [rcx + 64]
+        vpxorq  zmm2, zmm2, [rcx + 128]
+        vpxorq  zmm3, zmm3, [rcx + 192]
+        vmovdqa64 zmm4, zmm0
+        vmovdqa64 zmm5, zmm1
+        vmovdqa64 zmm6, zmm2
+        vmovdqa64 zmm7, zmm3
+%endif
+        vmovdqu64 [r8], zmm0
+        vmovdqu64 [r8 + 64], zmm1
+        vmovdqu64 [r8 + 128], zmm2
+        vmovdqu64 [r8 + 192], zmm3
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+        jmp     %%loop16
+%%drain:
+        GH_STEP 0                                       ; hash the last full group
+        GH_STEP 1
+        GH_STEP 2
+        GH_STEP 3
+        GH_STEP 4
+%%tail4:                                                ; groups of four blocks
+        cmp     r9, 4
+        jb      %%tail1
+        vpshufb zmm0, zmm12, zmm13
+        vpaddd  zmm12, zmm12, [WADD4]
+        AES_W   1, 0
+%if %1
+        vmovdqu64 zmm4, [rcx]
+        vpxorq  zmm0, zmm0, zmm4
+%else
+        vpxorq  zmm0, zmm0, [rcx]
+        vmovdqa64 zmm4, zmm0
+%endif
+        vmovdqu64 [r8], zmm0
+        GHASH4  zmm4
+        add     rcx, 64
+        add     r8, 64
+        sub     r9, 4
+        jmp     %%tail4
+%%tail1:                                                ; single blocks (xmm)
+        test    r9, r9
+        jz      %%done
+        vpshufb zmm0, zmm12, zmm13                      ; lane 0 is the next counter
+        vpaddd  zmm12, zmm12, [WADD1]                   ; only lane 0 matters from here on
+        AES_W   1, 0
+%if %1
+        vmovdqu64 xmm11, [rcx]
+        vpxorq  xmm0, xmm0, xmm11
+%else
+        vpxorq  xmm0, xmm0, [rcx]
+        vmovdqa64 xmm11, xmm0
+%endif
+        vmovdqu64 [r8], xmm0
+        GHASH1  xmm11
+        add     rcx, 16
+        add     r8, 16
+        dec     r9
+        jmp     %%tail1
+%%done:
+%endmacro
+
+; counters of zmm12 from a counter block in memory
+%macro CTR_FROM 1
+        vbroadcasti32x4 zmm12, %1
+        vpshufb zmm12, zmm12, zmm13
+        vpaddd  zmm12, zmm12, [WLANES]                  ; lanes: counter +0..+3
+%endmacro
+
+%macro CTR_FN 1
+        mov     eax, [rdi + KEY_ROUNDS]
+        SETUP
+        vmovdqu64 xmm16, [rdx]
+        CTR_FROM [rsi]
+        CTR_LOOP %1
+        vpshufb xmm12, xmm12, xmm13                     ; next counter, byte order (lane 0)
+        vmovdqu64 [rsi], xmm12
+        vmovdqu64 [rdx], xmm16
+        CLEAR_ALL
+        ret
+%endmacro
+
+global mbgcmi_vaes_ctr_enc:function hidden
+mbgcmi_vaes_ctr_enc:
+        CTR_FN  0
+
+global mbgcmi_vaes_ctr_dec:function hidden
+mbgcmi_vaes_ctr_dec:
+        CTR_FN  1
+
+; ---------------------------------------------------------------------------------------------
+; void mbgcmi_vaes_gcm(const key *k, const uint8_t j0[16], const uint8_t *aad, size_t aad_len,
+;                      const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16], int decrypt);
+;   The whole message in one call: E_K(J0), AAD (full blocks, then the last one under a byte
+;   mask), CTR + GHASH over the full blocks, the last partial block (masked load, masked
+;   store, zero-padded for GHASH), the length block, and the full 16-byte tag
+;   T = E_K(J0) ^ S. The caller truncates or compares the tag. in == out allowed. Limits as
+;   validated by the API (len <= 2^36-32, aad_len < 2^61).
+;   Extra registers: r11 aad_len -> bytes, [rbp+16..] stack arguments, rbx saved.
+global mbgcmi_vaes_gcm:function hidden
+mbgcmi_vaes_gcm:
+        push    rbp
+        mov     rbp, rsp
+        push    rbx
+        push    r12
+        push    r13
+        mov     r12, rsi                                ; j0
+        mov     r10, rdx                                ; aad
+        mov     r11, rcx                                ; aad_len
+        mov     rcx, r8                                 ; in
+        mov     rbx, r9                                 ; len
+        mov     r8, [rbp + 16]                          ; out
+        mov     r13, [rbp + 24]                         ; tag
+        mov     eax, [rdi + KEY_ROUNDS]
+        SETUP
+        vpxorq  xmm16, xmm16, xmm16
+        ; E_K(J0), kept in xmm15
+        vmovdqu64 xmm0, [r12]
+        AES_W   1, 0
+        vmovdqa64 xmm15, xmm0
+        ; AAD
+        mov     r9, r11
+        shr     r9, 4
+        GHASH_LOOP r10, r9
+        mov     edx, r11d
+        and     edx, 15
+        jz      .aad_done
+        mov     r9d, 0xFFFF
+        bzhi    edx, r9d, edx
+        kmovw   k1, edx
+        vmovdqu8 xmm11{k1}{z}, [r10]
+        GHASH1  xmm11
+.aad_done:
+        ; message: full blocks
+        CTR_FROM [r12]
+        vpaddd  zmm12, zmm12, [WADD1]                   ; lanes J0+1 .. J0+4
+        mov     r9, rbx
+        shr     r9, 4
+        cmp     dword [rbp + 32], 0
+        jne     .dec_loop
+        CTR_LOOP 0
+        jmp     .partial
+.dec_loop:
+        CTR_LOOP 1
+.partial:
+        mov     edx, ebx
+        and     edx, 15
+        jz      .lenblk
+        mov     r9d, 0xFFFF
+        bzhi    edx, r9d, edx
+        kmovw   k1, edx
+        vpshufb zmm0, zmm12, zmm13                      ; lane 0: the last counter
+        AES_W   1, 0
+        vmovdqu8 xmm11{k1}{z}, [rcx]                    ; input, zero past the end
+        vmovdqu8 xmm0{k1}{z}, xmm0                      ; key stream on those bytes only
+        vpxorq  xmm0, xmm0, xmm11                       ; output, zero past the end
+        vmovdqu8 [r8]{k1}, xmm0
+        cmp     dword [rbp + 32], 0
+        jne     .hash_in
+        vmovdqa64 xmm11, xmm0                           ; encrypt: hash the output
+.hash_in:
+        GHASH1  xmm11
+.lenblk:
+        shl     rbx, 3                                  ; bit lengths: < 2^64 (validated)
+        shl     r11, 3
+        vmovq   xmm11, rbx                              ; V form {len bits, aad bits}
+        vpinsrq xmm11, xmm11, r11, 1
+        vpshufb xmm11, xmm11, xmm13                     ; to byte order (GHASH1 reflects it)
+        GHASH1  xmm11
+        vpshufb xmm16, xmm16, xmm13
+        vpxorq  xmm16, xmm16, xmm15                     ; T = E_K(J0) ^ S
+        vmovdqu64 [r13], xmm16
+        CLEAR_ALL
+        pop     r13
+        pop     r12
+        pop     rbx
+        pop     rbp
+        ret
+
+section .note.GNU-stack noalloc noexec nowrite progbits
