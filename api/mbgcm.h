@@ -282,7 +282,10 @@ typedef struct mbgcm_stats {
     uint64_t runs_flush;       /* ... because mbgcm_flush_job needed the oldest job */
     uint64_t runs_ring_full;   /* ... because the ring was full */
     uint64_t runs_burst;       /* ... to complete a burst */
-    uint64_t reserved[5];
+    uint64_t lane_single_finish; /* jobs begun in a lane and finished by the single-stream
+                                    kernel because their lane was the last busy one of its
+                                    group when a flush, timeout or burst needed them */
+    uint64_t reserved[4];
 } mbgcm_stats;
 
 /* mbgcm_mgr_stats copies the counters of |m| into *out. Returns MBGCM_OK, or

@@ -6,8 +6,8 @@
  *  - ring[head .. head+count) are the jobs submitted and not returned, in submission order;
  *    the slot at head+count is the one get_next_job hands out. submit never leaves the ring
  *    full: when count reaches queue_size it completes the oldest job and returns it.
- *  - Every valid job goes into a lane at submit (or runs single-stream when long), so a job
- *    still PENDING is always in a lane. After each submit at least one lane is free: when the
+ *  - Every valid job goes into a lane or a short-job stage at submit (or runs single-stream
+ *    when long), so a job still PENDING is always in a lane or a stage. After each submit at least one lane is free: when the
  *    last free lane is taken, every group runs once (each run finishes at least one lane).
  *  - Lane state is wiped when the manager goes idle (no busy lane) in flush, poll or at the
  *    end of a burst, and at free; not per job.
@@ -83,9 +83,9 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
     m->arch = arch;
     m->timeout_ns = cfg->flush_timeout_ns;
     m->clock = clock_monotonic;
-    m->single_min_len = UINT64_MAX;
     mbgcmi_lanes_init(&m->lanes, (struct mbgcmi_group *)(void *)(mem + off_groups), ngroups,
                       mbgcmi_lane_ops_for(arch));
+    m->single_min_len = m->lanes.single_min_len;
     *out = m;
     return MBGCM_OK;
 }
@@ -131,6 +131,7 @@ void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx)
 void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
 {
     m->single_min_len = len;
+    m->lanes.single_min_len = len;
 }
 
 void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job *job,
@@ -304,6 +305,7 @@ int mbgcm_mgr_stats(const mbgcm_mgr *m, mbgcm_stats *out)
     out->auth_failures = L->auth_failures;
     out->bytes = m->bytes;
     out->single_stream = m->single;
+    out->lane_single_finish = L->single_finish;
     for (int i = 0; i < 4; i++) {
         out->kernel_calls[i] = L->kernel_calls[i];
     }

@@ -144,24 +144,15 @@ void mbgcmi_gcm_j0(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,
     mbgcmi_wipe(s, sizeof s);
 }
 
-void mbgcmi_gcm_crypt_j0(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,
-                         const uint8_t j0[16], const uint8_t *aad, size_t aad_len,
-                         const uint8_t *in, size_t len, uint8_t *out, int decrypt,
-                         uint8_t tag[16])
+void mbgcmi_gcm_resume(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,
+                       const uint8_t ek0[16], uint64_t s[2], uint8_t ctr[16],
+                       const uint8_t *aad, size_t aad_left, const uint8_t *in, uint8_t *out,
+                       size_t text_left, const uint8_t lenblk[16], int decrypt,
+                       uint8_t tag[16])
 {
-    if (ops->whole != NULL) {
-        ops->whole(k, j0, aad, aad_len, in, len, out, tag, decrypt);
-        return;
-    }
-    uint64_t s[2] = {0, 0};
-    uint8_t ek0[16], ctr[16], b[16];
-
-    ops->block(k, j0, ek0);
-    ghash_padded(ops, k, s, aad, aad_len);
-
-    memcpy(ctr, j0, 16);
-    mbgcmi_inc32(ctr);
-    const size_t full = len / 16, rem = len % 16;
+    uint8_t b[16];
+    ghash_padded(ops, k, s, aad, aad_left);
+    const size_t full = text_left / 16, rem = text_left % 16;
     if (full) {
         (decrypt ? ops->ctr_dec : ops->ctr_enc)(k, ctr, s, in, out, full);
     }
@@ -182,17 +173,33 @@ void mbgcmi_gcm_crypt_j0(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_k
         memcpy(out + 16 * full, b, rem);
         mbgcmi_wipe(ks, sizeof ks);
     }
-
-    mbgcmi_len_block(aad_len, len, b);
-    ops->ghash(k, s, b, 1);
+    ops->ghash(k, s, lenblk, 1);
     mbgcmi_v_to_block(s, tag);
     for (int i = 0; i < 16; i++) {
         tag[i] ^= ek0[i];
     }
+    mbgcmi_wipe(b, sizeof b);
+}
+
+void mbgcmi_gcm_crypt_j0(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,
+                         const uint8_t j0[16], const uint8_t *aad, size_t aad_len,
+                         const uint8_t *in, size_t len, uint8_t *out, int decrypt,
+                         uint8_t tag[16])
+{
+    if (ops->whole != NULL) {
+        ops->whole(k, j0, aad, aad_len, in, len, out, tag, decrypt);
+        return;
+    }
+    uint64_t s[2] = {0, 0};
+    uint8_t ek0[16], ctr[16], lb[16];
+    ops->block(k, j0, ek0);
+    memcpy(ctr, j0, 16);
+    mbgcmi_inc32(ctr);
+    mbgcmi_len_block(aad_len, len, lb);
+    mbgcmi_gcm_resume(ops, k, ek0, s, ctr, aad, aad_len, in, out, len, lb, decrypt, tag);
     mbgcmi_wipe(s, sizeof s);
     mbgcmi_wipe(ek0, sizeof ek0);
     mbgcmi_wipe(ctr, sizeof ctr);
-    mbgcmi_wipe(b, sizeof b);
 }
 
 int mbgcmi_gcm_oneshot(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,

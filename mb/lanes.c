@@ -11,16 +11,19 @@
 #if defined(MBGCM_HAVE_NASM)
 #define SINGLE_FAST (&mbgcmi_gcm_ops_aesni)
 #define LANES_AVX512 mbgcmi_lanes_avx512, mbgcmi_short_avx512, &mbgcmi_gcm_ops_vaes512, \
-    MBGCMI_ARCH_AVX512
+    MBGCMI_ARCH_AVX512, 512
 #else
 #define SINGLE_FAST (&mbgcmi_gcm_ops_generic)
-#define LANES_AVX512 mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC
+#define LANES_AVX512 mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC, UINT64_MAX
 #endif
 static const struct mbgcmi_lane_ops lane_ops[MBGCMI_ARCH_COUNT] = {
+    /* generic: lanes and single-stream run the same C, so no threshold */
     [MBGCMI_ARCH_GENERIC] = {mbgcmi_lanes_generic, NULL, &mbgcmi_gcm_ops_generic,
-                             MBGCMI_ARCH_GENERIC},
-    [MBGCMI_ARCH_AESNI] = {mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC},
-    [MBGCMI_ARCH_AVX2] = {mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC},
+                             MBGCMI_ARCH_GENERIC, UINT64_MAX},
+    [MBGCMI_ARCH_AESNI] = {mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC,
+                           UINT64_MAX},
+    [MBGCMI_ARCH_AVX2] = {mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC,
+                          UINT64_MAX},
     [MBGCMI_ARCH_AVX512] = {LANES_AVX512},
 };
 
@@ -60,6 +63,7 @@ void mbgcmi_lanes_init(struct mbgcmi_lanes *L, struct mbgcmi_group *groups, unsi
     L->ngroups = ngroups;
     L->freemask = (1u << (ngroups * MBGCMI_GL)) - 1u;
     L->group_by_rounds = 1; /* measured: docs/design.md, "Mixed key sizes" */
+    L->single_min_len = ops->single_min_len;
     L->ops = ops;
     for (unsigned gi = 0; gi < ngroups; gi++) {
         group_reset(&groups[gi]);
@@ -212,6 +216,57 @@ void mbgcmi_lanes_enter(struct mbgcmi_lanes *L, int lane, mbgcm_job *job, uint64
     L->dirty = 1;
 }
 
+/* Retire lane |lane| of group |g|: status from |fail|, dst zeroed on a failed tag. */
+static void retire(struct mbgcmi_lanes *L, struct mbgcmi_group *g, int lane, int fail)
+{
+    mbgcm_job *job = L->info[lane].job;
+    if (fail) {
+        mbgcmi_wipe(job->dst, job->len); /* never release unauthenticated plaintext */
+        job->status = MBGCM_ERR_AUTH;
+        L->auth_failures++;
+    } else {
+        job->status = MBGCM_OK;
+    }
+    L->info[lane].job = NULL;
+    lane_idle(g, lane % MBGCMI_GL);
+    L->freemask |= 1u << lane;
+    L->busy--;
+}
+
+/* Finish the only busy lane of its group with the single-stream kernels, from where the lane
+   kernel left it (E_K(J0) computed if still pending, GHASH state, counter, bytes left). */
+static void finish_single(struct mbgcmi_lanes *L, int lane, enum mbgcmi_run_cause why)
+{
+    struct mbgcmi_group *g = &L->g[lane / MBGCMI_GL];
+    const int s = lane % MBGCMI_GL;
+    const mbgcm_job *job = L->info[lane].job;
+    const struct mbgcmi_key *k = mbgcmi_key_c(job->key);
+    const struct mbgcmi_gcm_ops *ops = L->ops->single;
+    const int decrypt = (g->decrypt >> s) & 1;
+    uint8_t ek0[16], t[16];
+    uint64_t st[2];
+    if ((g->init >> s) & 1) {
+        ops->block(k, g->ek0[s], ek0);
+    } else {
+        memcpy(ek0, g->ek0[s], 16);
+    }
+    memcpy(st, g->s[s], 16);
+    mbgcmi_gcm_resume(ops, k, ek0, st, g->ctr[s], g->aad[s], g->aad_left[s], g->src[s],
+                      g->dst[s], g->text_left[s], g->lenblk[s], decrypt, t);
+    int fail = 0;
+    if (decrypt) {
+        fail = !mbgcmi_ct_equal(t, g->etag[s], g->tag_len[s]);
+    } else {
+        memcpy(g->tag[s], t, g->tag_len[s]);
+    }
+    (void)why; /* not a kernel run: counted apart (stats.lane_single_finish) */
+    L->single_finish++;
+    mbgcmi_wipe(ek0, sizeof ek0);
+    mbgcmi_wipe(t, sizeof t);
+    mbgcmi_wipe(st, sizeof st);
+    retire(L, g, lane, fail);
+}
+
 /* Per-call summaries the kernels read instead of recomputing: round structure and tag
    masks of the busy lanes (all public: key sizes and tag lengths). */
 static void summarize(struct mbgcmi_group *g)
@@ -251,19 +306,7 @@ unsigned mbgcmi_lanes_run(struct mbgcmi_lanes *L, unsigned gi, enum mbgcmi_run_c
         if (!(done >> s & 1)) {
             continue;
         }
-        const int lane = (int)(gi * MBGCMI_GL) + s;
-        mbgcm_job *job = L->info[lane].job;
-        if ((g->decrypt & g->auth_fail) >> s & 1) {
-            mbgcmi_wipe(job->dst, job->len); /* never release unauthenticated plaintext */
-            job->status = MBGCM_ERR_AUTH;
-            L->auth_failures++;
-        } else {
-            job->status = MBGCM_OK;
-        }
-        L->info[lane].job = NULL;
-        lane_idle(g, s);
-        L->freemask |= 1u << lane;
-        L->busy--;
+        retire(L, g, (int)(gi * MBGCMI_GL) + s, (g->decrypt & g->auth_fail) >> s & 1);
     }
     return done;
 }
@@ -353,6 +396,13 @@ void mbgcmi_lanes_complete(struct mbgcmi_lanes *L, int loc, enum mbgcmi_run_caus
     }
     const mbgcm_job *job = L->info[loc].job;
     while (job != NULL && L->info[loc].job == job) {
+        const struct mbgcmi_group *g = &L->g[loc / MBGCMI_GL];
+        const int s = loc % MBGCMI_GL;
+        if (g->active == (1u << s) &&
+            g->aad_left[s] + g->text_left[s] >= L->single_min_len) {
+            finish_single(L, loc, why); /* lanes never sit idle behind one long job */
+            return;
+        }
         mbgcmi_lanes_run(L, (unsigned)loc / MBGCMI_GL, why);
     }
 }

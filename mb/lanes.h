@@ -131,6 +131,9 @@ struct mbgcmi_lane_ops {
     mbgcmi_short_kernel_fn short_kernel;   /* the one-pass short-job kernel, or NULL */
     const struct mbgcmi_gcm_ops *single;   /* single-stream kernels (long jobs, J0 of odd IVs) */
     int arch;                              /* arch of the lane kernel (what actually runs) */
+    uint64_t single_min_len;               /* default: jobs this long or longer go single-stream,
+                                              and a lone lane with this much left finishes so
+                                              (measured per arch: docs/design.md) */
 };
 const struct mbgcmi_lane_ops *mbgcmi_lane_ops_for(int arch);
 
@@ -185,6 +188,8 @@ struct mbgcmi_lanes {
     void *j0_ctx;
     uint64_t runs[MBGCMI_RUN_CAUSES];
     uint64_t auth_failures;
+    uint64_t single_finish;               /* lone lanes finished single-stream */
+    uint64_t single_min_len;              /* threshold in force (manager tunable) */
 };
 
 /* Set up |L| over |ngroups| caller-allocated, 64-byte aligned groups. */

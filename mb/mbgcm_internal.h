@@ -263,6 +263,17 @@ void mbgcmi_gcm_crypt_j0(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_k
                          const uint8_t *in, size_t len, uint8_t *out, int decrypt,
                          uint8_t tag[16]);
 
+/* Continue a message from mid-way: E_K(J0) known, GHASH state |s| (V form) and the next
+   counter |ctr| as left by earlier blocks, |aad_left| AAD bytes and |text_left| message bytes
+   to go (AAD first), and the message's length block. Writes the output and the full tag.
+   mbgcmi_gcm_crypt_j0 is the special case of a fresh start; the manager uses it to finish a
+   lone lane single-stream. |s| and |ctr| are updated. */
+void mbgcmi_gcm_resume(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,
+                       const uint8_t ek0[16], uint64_t s[2], uint8_t ctr[16],
+                       const uint8_t *aad, size_t aad_left, const uint8_t *in, uint8_t *out,
+                       size_t text_left, const uint8_t lenblk[16], int decrypt,
+                       uint8_t tag[16]);
+
 /* Whole one-shot operation on validated arguments: J0, GCM, then the tag written (encrypt)
    or compared in constant time with |out| zeroed on mismatch (decrypt). Returns MBGCM_OK or
    MBGCM_ERR_AUTH. */
