@@ -413,13 +413,23 @@ static void check_stats_final(struct sess *S)
     }
     const uint64_t calls = tu_stats_calls(&st), runs = tu_stats_runs(&st);
     if (S->thr_known) {
-        /* every lane job was in at least one call; a call holds at most four lanes */
+        /* every lane job was in at least one call (a call holds at most four lanes), or it
+           began in a lane and, being its group's last busy lane, was finished single-stream
+           (then it may never have seen a kernel call) */
         const uint64_t busy = st.kernel_calls[0] + 2 * st.kernel_calls[1] +
                               3 * st.kernel_calls[2] + 4 * st.kernel_calls[3];
-        TU_CHECK(busy >= S->lane_jobs, "%s: kernel calls cover %llu lane-jobs, %llu lane jobs "
-                 "ran", c, (unsigned long long)busy, (unsigned long long)S->lane_jobs);
-        TU_CHECK((S->lane_jobs == 0) == (calls == 0), "%s: %llu kernel calls for %llu lane jobs",
-                 c, (unsigned long long)calls, (unsigned long long)S->lane_jobs);
+        TU_CHECK(st.lane_single_finish <= S->lane_jobs, "%s: %llu lane jobs finished "
+                 "single-stream of %llu lane jobs", c,
+                 (unsigned long long)st.lane_single_finish, (unsigned long long)S->lane_jobs);
+        TU_CHECK(busy + st.lane_single_finish >= S->lane_jobs, "%s: kernel calls cover %llu "
+                 "lane-jobs and %llu finished single-stream, %llu lane jobs ran", c,
+                 (unsigned long long)busy, (unsigned long long)st.lane_single_finish,
+                 (unsigned long long)S->lane_jobs);
+        TU_CHECK(S->lane_jobs == 0 || calls > 0 || st.lane_single_finish > 0,
+                 "%s: no kernel call and no single-stream finish for %llu lane jobs", c,
+                 (unsigned long long)S->lane_jobs);
+        TU_CHECK(S->lane_jobs > 0 || calls == 0, "%s: %llu kernel calls without lane jobs", c,
+                 (unsigned long long)calls);
     }
     TU_CHECK((calls == 0) == (runs == 0) && runs <= calls,
              "%s: %llu runs for %llu kernel calls", c, (unsigned long long)runs,
