@@ -156,6 +156,73 @@ MBGCM_API int mbgcm_decrypt(const mbgcm_key *key, const void *iv, size_t iv_len,
                             void *out, const void *tag, size_t tag_len);
 
 /* ---------------------------------------------------------------------------------------------
+ * Incremental single-message API, for a message that arrives in pieces.
+ *
+ *     mbgcm_ctx ctx;
+ *     mbgcm_ctx_init(&ctx, &key, MBGCM_ENCRYPT, iv, 12, aad, aad_len);
+ *     mbgcm_ctx_update(&ctx, piece1, n1, out1);   // any number of times, any lengths
+ *     mbgcm_ctx_update(&ctx, piece2, n2, out2);
+ *     mbgcm_ctx_final(&ctx, tag, 16);             // encrypt: the tag
+ *     // decrypt instead: mbgcm_ctx_verify(&ctx, tag, 16) == MBGCM_OK
+ *
+ * It computes exactly what mbgcm_encrypt / mbgcm_decrypt compute on the concatenated pieces,
+ * with the one-shot arch (MBGCM_ARCH or auto) and its wide kernels. The context holds a
+ * pointer to the key (keep the key initialised until the context is finalised or wiped) and
+ * secret state (wiped by final, verify and mbgcm_ctx_wipe). One context per message; not
+ * shared between threads while in use.
+ *
+ * WARNING (decrypt): update releases plaintext before the tag is checked, which streaming
+ * decryption cannot avoid. Do not act on any of it until mbgcm_ctx_verify returns MBGCM_OK;
+ * on MBGCM_ERR_AUTH discard everything update produced. If you can hold the whole message,
+ * mbgcm_decrypt releases nothing unauthenticated.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Size in bytes of struct mbgcm_ctx (ABI: fixed for a given SONAME). */
+#define MBGCM_CTX_SIZE 256
+
+/* struct mbgcm_ctx — state of one message in progress; contents private, 16-byte aligned. */
+typedef struct mbgcm_ctx {
+#if defined(__cplusplus)
+    alignas(16) unsigned char opaque_[MBGCM_CTX_SIZE];
+#elif defined(__GNUC__) || defined(__clang__)
+    unsigned char opaque_[MBGCM_CTX_SIZE] __attribute__((aligned(16)));
+#else
+    _Alignas(16) unsigned char opaque_[MBGCM_CTX_SIZE];
+#endif
+} mbgcm_ctx;
+
+/*
+ * mbgcm_ctx_init starts a message: |key| (initialised, must stay valid while |ctx| is in
+ * use), |dir| MBGCM_ENCRYPT or MBGCM_DECRYPT, |iv| of |iv_len| bytes (1 .. 2^61-1), and all the
+ * AAD, |aad_len| bytes (0 .. 2^61-1; |aad| may be NULL when 0). Returns MBGCM_OK,
+ * MBGCM_ERR_INVALID (NULL/misaligned/uninitialised key, NULL ctx, iv or aad with a length,
+ * bad dir), MBGCM_ERR_IV_LEN, MBGCM_ERR_LEN or MBGCM_ERR_UNSUPPORTED (see MBGCM_ARCH).
+ */
+MBGCM_API int mbgcm_ctx_init(mbgcm_ctx *ctx, const mbgcm_key *key, int dir, const void *iv,
+                             size_t iv_len, const void *aad, size_t aad_len);
+/*
+ * mbgcm_ctx_update processes the next |len| bytes of the message from |in| into |out| (both
+ * |len| bytes; out == in allowed, any other overlap is MBGCM_ERR_INVALID; NULL allowed when
+ * len is 0). Returns MBGCM_OK; MBGCM_ERR_LEN when the message would exceed 2^36-32 bytes;
+ * MBGCM_ERR_INVALID for a context that was not initialised or is already finished.
+ */
+MBGCM_API int mbgcm_ctx_update(mbgcm_ctx *ctx, const void *in, size_t len, void *out);
+/*
+ * mbgcm_ctx_final ends an encryption: writes the first |tag_len| (4, 8, 12..16) bytes of the
+ * tag and wipes the context. Returns MBGCM_OK, MBGCM_ERR_TAG_LEN (context left as it was),
+ * or MBGCM_ERR_INVALID (not an encrypting context in progress, NULL tag).
+ */
+MBGCM_API int mbgcm_ctx_final(mbgcm_ctx *ctx, void *tag, size_t tag_len);
+/*
+ * mbgcm_ctx_verify ends a decryption: compares the tag in constant time with the |tag_len|
+ * bytes at |tag| and wipes the context. Returns MBGCM_OK or MBGCM_ERR_AUTH (see WARNING
+ * above), MBGCM_ERR_TAG_LEN (context left as it was) or MBGCM_ERR_INVALID.
+ */
+MBGCM_API int mbgcm_ctx_verify(mbgcm_ctx *ctx, const void *tag, size_t tag_len);
+/* mbgcm_ctx_wipe abandons a message and zeroes |ctx| (NULL ignored). */
+MBGCM_API void mbgcm_ctx_wipe(mbgcm_ctx *ctx);
+
+/* ---------------------------------------------------------------------------------------------
  * Job manager
  *
  * Usage model (ipsec-mb style). A manager belongs to one thread; it has no internal threads
