@@ -286,6 +286,21 @@ MBGCM_API int mbgcm_mgr_last_error(const mbgcm_mgr *m);
 enum { MBGCM_ENCRYPT = 1, MBGCM_DECRYPT = 2 };
 
 /*
+ * struct mbgcm_seg — one segment of a scatter-gather list (e.g. one mbuf of a chain).
+ * A job may take its input, its output or both as segment lists instead of one buffer: the
+ * message is the concatenation of the segments, in order. Segments may have any lengths
+ * (including 0 and lengths that split a 16-byte block: the block is gathered into a 16-byte
+ * lane slot, never the whole message into a bounce buffer).
+ */
+typedef struct mbgcm_seg {
+    uint8_t *ptr;              /* first byte (only read when the list is a source) */
+    size_t   len;              /* bytes in this segment; NULL ptr allowed only when 0 */
+} mbgcm_seg;
+
+/* Most segments a list may have (MBGCM_ERR_INVALID beyond). */
+#define MBGCM_MAX_SEGS 256
+
+/*
  * struct mbgcm_job — one AES-GCM operation. All lengths in bytes.
  */
 typedef struct mbgcm_job {
@@ -304,7 +319,18 @@ typedef struct mbgcm_job {
     void            *user_data;/* the caller's; never touched by the library */
     int              status;   /* set by the library: MBGCM_PENDING while in flight, then
                                   MBGCM_OK, MBGCM_ERR_AUTH (dst zeroed) or an argument error */
-    void            *reserved_[4]; /* extensions (scatter-gather); must be zero */
+    /* Scatter-gather (optional; zero = linear buffers src/dst):
+       src_sgl: when not NULL the input is these src_nseg segments and src must be NULL;
+       dst_sgl: when not NULL the output goes to these dst_nseg segments and dst must be NULL.
+       Each list's lengths must add up to len. src_sgl == dst_sgl (the same array) is in-place;
+       otherwise no source byte may share memory with a destination byte except when a source
+       segment and a destination segment are the same buffer (same ptr and len). On a failed
+       tag every destination segment is zeroed. */
+    const mbgcm_seg *src_sgl;
+    const mbgcm_seg *dst_sgl;
+    uint32_t         src_nseg; /* 1 .. MBGCM_MAX_SEGS when src_sgl is set */
+    uint32_t         dst_nseg; /* 1 .. MBGCM_MAX_SEGS when dst_sgl is set */
+    void            *reserved_; /* must be NULL */
 } mbgcm_job;
 
 /* mbgcm_get_next_job returns the ring slot to fill next. Never NULL for a valid manager; the

@@ -13,6 +13,9 @@ extern "C" {
 
 /* Job checks: direction, reserved fields, then mbgcmi_check_args. */
 int mbgcmi_check_job(const mbgcm_job *job);
+/* Run a validated scatter-gather job through the single-stream kernels |ops|; sets its
+   status (on a failed tag every destination segment is zeroed). */
+void mbgcmi_sgl_job(const struct mbgcmi_gcm_ops *ops, mbgcm_job *job);
 
 typedef uint64_t (*mbgcmi_clock_fn)(void *ctx);
 

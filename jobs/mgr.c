@@ -162,6 +162,14 @@ static void accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_c
         return;
     }
     m->bytes += job->len;
+    if (job->src_sgl != NULL || job->dst_sgl != NULL) {
+        m->single++;
+        mbgcmi_sgl_job(m->lanes.ops->single, job);
+        if (job->status == MBGCM_ERR_AUTH) {
+            m->lanes.auth_failures++;
+        }
+        return;
+    }
     if ((uint64_t)job->len >= m->single_min_len) {
         m->single++;
         mbgcmi_single_job(m->lanes.ops->single, job);

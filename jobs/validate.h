@@ -36,13 +36,19 @@ static inline int mbgcmi_check_args_inline(const mbgcm_key *key, const void *iv,
     return MBGCM_OK;
 }
 
+/* Scatter-gather jobs (jobs/sgl.c): the same checks plus the segment lists. */
+int mbgcmi_check_sgl_job(const mbgcm_job *job);
+
 static inline int mbgcmi_check_job_inline(const mbgcm_job *job)
 {
     if (job->dir != MBGCM_ENCRYPT && job->dir != MBGCM_DECRYPT) {
         return MBGCM_ERR_INVALID;
     }
-    if ((job->reserved_[0] || job->reserved_[1]) || (job->reserved_[2] || job->reserved_[3])) {
+    if (job->reserved_ != NULL) {
         return MBGCM_ERR_INVALID; /* an extension this version does not know */
+    }
+    if (__builtin_expect(job->src_sgl != NULL || job->dst_sgl != NULL, 0)) {
+        return mbgcmi_check_sgl_job(job);
     }
     return mbgcmi_check_args_inline(job->key, job->iv, job->iv_len, job->aad, job->aad_len,
                                     job->src, job->len, job->dst, job->tag, job->tag_len);

@@ -84,6 +84,13 @@ const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_aesni = {
     .ctr_enc = mbgcmi_aesni_ctr_enc,
     .ctr_dec = mbgcmi_aesni_ctr_dec,
 };
+const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_avx2 = {
+    .block = mbgcmi_aesni_block, /* one block: xmm AES-NI is the shortest path */
+    .ghash = mbgcmi_avx2_ghash,
+    .ctr_enc = mbgcmi_avx2_ctr_enc,
+    .ctr_dec = mbgcmi_avx2_ctr_dec,
+    .whole = mbgcmi_avx2_gcm,
+};
 const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_vaes512 = {
     .block = mbgcmi_aesni_block, /* one block: xmm AES-NI is the shortest path */
     .ghash = mbgcmi_vaes_ghash,
@@ -96,12 +103,13 @@ const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_vaes512 = {
 const struct mbgcmi_gcm_ops *mbgcmi_gcm_ops_for(int arch)
 {
 #if defined(MBGCM_HAVE_NASM)
-    /* avx2 runs the AES-NI/PCLMULQDQ single-stream kernels until its ymm kernels land
-       (docs/design.md, "Dispatch"). */
     if (arch == MBGCMI_ARCH_AVX512) {
         return &mbgcmi_gcm_ops_vaes512;
     }
-    if (arch == MBGCMI_ARCH_AESNI || arch == MBGCMI_ARCH_AVX2) {
+    if (arch == MBGCMI_ARCH_AVX2) {
+        return &mbgcmi_gcm_ops_avx2;
+    }
+    if (arch == MBGCMI_ARCH_AESNI) {
         return &mbgcmi_gcm_ops_aesni;
     }
 #endif

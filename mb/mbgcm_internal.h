@@ -247,6 +247,7 @@ struct mbgcmi_gcm_ops {
 extern const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_generic;
 #if defined(MBGCM_HAVE_NASM)
 extern const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_aesni;
+extern const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_avx2;
 extern const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_vaes512;
 #endif
 /* Op table of the single-message kernels an arch uses (never NULL for a valid arch). */
@@ -282,6 +283,29 @@ int mbgcmi_gcm_oneshot(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key
                        const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                        size_t tag_len, int decrypt);
 
+/* A message in pieces (mb/gcm_stream.c): init hashes the AAD; update takes pieces of any
+   length (in == out allowed); tag pads the last partial block, adds the length block, writes
+   the full tag and wipes the state. The caller checks lengths (total <= 2^36-32). */
+struct mbgcmi_stream {
+    const struct mbgcmi_key *key;
+    const struct mbgcmi_gcm_ops *ops;
+    uint64_t s[2];       /* GHASH state, V form */
+    uint8_t ek0[16];     /* E_K(J0) */
+    uint8_t ctr[16];     /* counter of the next block to encrypt */
+    uint8_t ks[16];      /* key stream of the partial block in progress */
+    uint8_t cbuf[16];    /* its ciphertext bytes so far, zero past |used| */
+    uint64_t aad_len;
+    uint64_t len;        /* message bytes so far */
+    uint32_t used;       /* bytes of the partial block consumed, 0..15 */
+    int decrypt;
+};
+void mbgcmi_stream_init(struct mbgcmi_stream *c, const struct mbgcmi_gcm_ops *ops,
+                        const struct mbgcmi_key *k, const uint8_t *iv, size_t iv_len,
+                        const uint8_t *aad, size_t aad_len, int decrypt);
+void mbgcmi_stream_update(struct mbgcmi_stream *c, const uint8_t *in, size_t len,
+                          uint8_t *out);
+void mbgcmi_stream_tag(struct mbgcmi_stream *c, uint8_t t[16]);
+
 /* Argument checks shared by the one-shot calls and the job manager (jobs/validate.c), in
    the documented order: key, IV length, AAD/message length, tag length, NULL pointers,
    overlap. Returns MBGCM_OK or the error. */
@@ -314,6 +338,19 @@ void mbgcmi_aesni_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t 
                           const uint8_t *in, uint8_t *out, size_t nblocks);
 /* asm/gcm_aesni.asm: fill hpow[]/hkar[] from hpow[H^1] (already set), with PCLMULQDQ. */
 void mbgcmi_pclmul_hpowers(struct mbgcmi_key *k);
+
+/* asm/gcm_by16_avx2.asm: single-stream VAES/VPCLMULQDQ ymm kernels (AVX2, no AVX-512), 16
+   blocks per iteration, partial blocks bounced through the stack (same contracts as the
+   struct mbgcmi_gcm_ops members). */
+void mbgcmi_avx2_ghash(const struct mbgcmi_key *k, uint64_t s[2], const uint8_t *in,
+                       size_t nblocks);
+void mbgcmi_avx2_ctr_enc(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                         const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_avx2_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                         const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_avx2_gcm(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
+                     size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                     uint8_t tag[16], int decrypt);
 
 /* asm/gcm_by16_avx512.asm: single-stream VAES/VPCLMULQDQ zmm kernels, 16 blocks per
    iteration (same contracts as the struct mbgcmi_gcm_ops members). */

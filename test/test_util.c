@@ -867,7 +867,7 @@ tu_tjob *tu_tjob_new(tu_rng *r, const tu_jspec *spec)
         break;
     }
     case TU_BAD_RESERVED:
-        j->reserved_[tu_rng_below(r, 4)] = tu_rng_below(r, 2) ? (void *)mem : (void *)(uintptr_t)1;
+        j->reserved_ = tu_rng_below(r, 2) ? (void *)mem : (void *)(uintptr_t)1;
         break;
     case TU_BAD_KEY_NULL: j->key = NULL; break;
     case TU_BAD_KEY_WIPED: bad_keys_setup(); j->key = &bad_wiped.key; break;
@@ -987,7 +987,9 @@ void tu_tjob_check(const tu_tjob *t, const mbgcm_job *job, const char *ctx)
     if (job->key != w->key || job->dir != w->dir || job->iv != w->iv ||
         job->iv_len != w->iv_len || job->aad != w->aad || job->aad_len != w->aad_len ||
         job->src != w->src || job->dst != w->dst || job->len != w->len || job->tag != w->tag ||
-        job->tag_len != w->tag_len || memcmp(job->reserved_, w->reserved_, sizeof w->reserved_)) {
+        job->tag_len != w->tag_len || job->reserved_ != w->reserved_ ||
+        job->src_sgl != w->src_sgl || job->dst_sgl != w->dst_sgl ||
+        job->src_nseg != w->src_nseg || job->dst_nseg != w->dst_nseg) {
         tu_tjob_describe(t, d, sizeof d);
         fail_msg("%s: the library changed a job field; job %s", ctx, d);
     }
@@ -1012,7 +1014,9 @@ int tu_tjob_ok(const tu_tjob *t, const mbgcm_job *job)
            job->iv == w->iv && job->iv_len == w->iv_len && job->aad == w->aad &&
            job->aad_len == w->aad_len && job->src == w->src && job->dst == w->dst &&
            job->len == w->len && job->tag == w->tag && job->tag_len == w->tag_len &&
-           memcmp(job->reserved_, w->reserved_, sizeof w->reserved_) == 0 &&
+           job->reserved_ == w->reserved_ && job->src_sgl == w->src_sgl &&
+           job->dst_sgl == w->dst_sgl && job->src_nseg == w->src_nseg &&
+           job->dst_nseg == w->dst_nseg &&
            memcmp(t->mem, t->want, t->mem_len) == 0;
 }
 

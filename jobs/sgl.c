@@ -1,0 +1,150 @@
+/*
+ * sgl.c — scatter-gather jobs: checking the segment lists, and running a job whose input or
+ * output is a list of segments. The job streams through the arch's single-stream kernels
+ * (mb/gcm_stream.c), one piece per stretch where both the current source segment and the
+ * current destination segment are contiguous; a 16-byte block that straddles segments is
+ * completed through the stream's one-block slot. The message is never copied as a whole.
+ */
+#include "jobs_internal.h"
+#include "validate.h"
+
+/* Check one list: count, NULL pointers, lengths adding up to |len| (no overflow). */
+static int check_list(const mbgcm_seg *l, uint32_t n, size_t len)
+{
+    if (n == 0 || n > MBGCM_MAX_SEGS) {
+        return MBGCM_ERR_INVALID;
+    }
+    size_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (l[i].len != 0 && l[i].ptr == NULL) {
+            return MBGCM_ERR_INVALID;
+        }
+        if (l[i].len > len - sum) {
+            return MBGCM_ERR_INVALID; /* more bytes than the message */
+        }
+        sum += l[i].len;
+    }
+    return sum == len ? MBGCM_OK : MBGCM_ERR_INVALID;
+}
+
+int mbgcmi_check_sgl_job(const mbgcm_job *job)
+{
+    /* the one-shot checks in their order (key, IV length, lengths, tag length, NULLs), with
+       one placeholder standing in for both data buffers; the buffers are checked below */
+    static const uint8_t dummy[1];
+    const size_t len = job->len;
+    int st = mbgcmi_check_args_inline(job->key, job->iv, job->iv_len, job->aad, job->aad_len,
+                                      dummy, len, dummy, job->tag, job->tag_len);
+    if (st != MBGCM_OK) {
+        return st;
+    }
+    if (job->src_sgl != NULL) {
+        if (job->src != NULL || (st = check_list(job->src_sgl, job->src_nseg, len)) != 0) {
+            return MBGCM_ERR_INVALID;
+        }
+    } else if (job->src_nseg != 0 || (len && job->src == NULL)) {
+        return MBGCM_ERR_INVALID;
+    }
+    if (job->dst_sgl != NULL) {
+        if (job->dst != NULL || (st = check_list(job->dst_sgl, job->dst_nseg, len)) != 0) {
+            return MBGCM_ERR_INVALID;
+        }
+    } else if (job->dst_nseg != 0 || (len && job->dst == NULL)) {
+        return MBGCM_ERR_INVALID;
+    }
+    if (job->src_sgl == job->dst_sgl && job->src_nseg == job->dst_nseg) {
+        return MBGCM_OK; /* the same list: in place */
+    }
+    /* no source byte may share memory with a destination byte, unless the two segments are
+       the same buffer (in place segment by segment) */
+    const mbgcm_seg one_src = {(uint8_t *)(uintptr_t)job->src, len};
+    const mbgcm_seg one_dst = {job->dst, len};
+    const mbgcm_seg *sl = job->src_sgl ? job->src_sgl : &one_src;
+    const mbgcm_seg *dl = job->dst_sgl ? job->dst_sgl : &one_dst;
+    const uint32_t sn = job->src_sgl ? job->src_nseg : 1, dn = job->dst_sgl ? job->dst_nseg : 1;
+    for (uint32_t i = 0; i < sn; i++) {
+        if (sl[i].len == 0) {
+            continue;
+        }
+        for (uint32_t j = 0; j < dn; j++) {
+            if (dl[j].len == 0 || (sl[i].ptr == dl[j].ptr && sl[i].len == dl[j].len)) {
+                continue;
+            }
+            if (mbgcmi_overlap(sl[i].ptr, sl[i].len, dl[j].ptr, dl[j].len)) {
+                return MBGCM_ERR_INVALID;
+            }
+        }
+    }
+    return MBGCM_OK;
+}
+
+/* A cursor over a segment list (a linear buffer is a list of one). */
+struct cursor {
+    const mbgcm_seg *l;
+    uint32_t n, i;
+    size_t off;
+    mbgcm_seg one;
+};
+
+static void cursor_init(struct cursor *c, const mbgcm_seg *l, uint32_t n, uint8_t *buf,
+                        size_t len)
+{
+    c->one.ptr = buf;
+    c->one.len = len;
+    c->l = l ? l : &c->one;
+    c->n = l ? n : 1;
+    c->i = 0;
+    c->off = 0;
+}
+
+/* Bytes available in the current segment, skipping exhausted (and empty) ones. */
+static size_t cursor_avail(struct cursor *c)
+{
+    while (c->i < c->n && c->off == c->l[c->i].len) {
+        c->i++;
+        c->off = 0;
+    }
+    return c->i < c->n ? c->l[c->i].len - c->off : 0;
+}
+
+void mbgcmi_sgl_job(const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
+{
+    struct mbgcmi_stream st;
+    struct cursor in, out;
+    uint8_t t[16], expect[16];
+    const int dec = job->dir == MBGCM_DECRYPT;
+    if (dec) {
+        memcpy(expect, job->tag, job->tag_len); /* before any output is written */
+    }
+    mbgcmi_stream_init(&st, ops, mbgcmi_key_c(job->key), job->iv, job->iv_len, job->aad,
+                       job->aad_len, dec);
+    cursor_init(&in, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src, job->len);
+    cursor_init(&out, job->dst_sgl, job->dst_nseg, job->dst, job->len);
+    for (size_t left = job->len; left != 0;) {
+        const size_t a = cursor_avail(&in), b = cursor_avail(&out);
+        size_t n = a < b ? a : b;
+        n = n < left ? n : left;
+        mbgcmi_stream_update(&st, in.l[in.i].ptr + in.off, n, out.l[out.i].ptr + out.off);
+        in.off += n;
+        out.off += n;
+        left -= n;
+    }
+    mbgcmi_stream_tag(&st, t);
+    if (dec) {
+        if (!mbgcmi_ct_equal(t, expect, job->tag_len)) {
+            struct cursor z;
+            cursor_init(&z, job->dst_sgl, job->dst_nseg, job->dst, job->len);
+            for (uint32_t i = 0; i < z.n; i++) {
+                mbgcmi_wipe(z.l[i].ptr, z.l[i].len); /* no unauthenticated plaintext */
+            }
+            job->status = MBGCM_ERR_AUTH;
+        } else {
+            job->status = MBGCM_OK;
+        }
+        mbgcmi_wipe(expect, sizeof expect);
+    } else {
+        memcpy(job->tag, t, job->tag_len);
+        job->status = MBGCM_OK;
+    }
+    mbgcmi_wipe(t, sizeof t);
+}
