@@ -83,6 +83,7 @@ const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_aesni = {
     .ghash = mbgcmi_aesni_ghash,
     .ctr_enc = mbgcmi_aesni_ctr_enc,
     .ctr_dec = mbgcmi_aesni_ctr_dec,
+    .whole = mbgcmi_aesni_gcm,
 };
 const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_avx2 = {
     .block = mbgcmi_aesni_block, /* one block: xmm AES-NI is the shortest path */

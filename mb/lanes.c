@@ -5,25 +5,26 @@
  */
 #include "lanes.h"
 
-/* One row per arch: the four-lane kernel and the single-stream kernels (long jobs, J0 of
-   odd-length IVs). Until the vector lane kernels land, every arch runs the portable lane
-   kernel with its own single-stream kernels (docs/design.md, "Paths per arch"). */
+/* One row per arch: the four-lane kernel, the single-stream kernels (long jobs, J0 of
+   odd-length IVs) and the single-stream threshold, measured per arch (docs/design.md,
+   "Hybrid scheduling" and "The avx2 and aesni kernels"). */
 #if defined(MBGCM_HAVE_NASM)
-#define SINGLE_FAST (&mbgcmi_gcm_ops_aesni)
 #define LANES_AVX512 mbgcmi_lanes_avx512, mbgcmi_short_avx512, &mbgcmi_gcm_ops_vaes512, \
     MBGCMI_ARCH_AVX512, 512
+#define LANES_AVX2 mbgcmi_lanes_avx2, NULL, &mbgcmi_gcm_ops_avx2, MBGCMI_ARCH_AVX2, 512
+#define LANES_AESNI mbgcmi_lanes_aesni, NULL, &mbgcmi_gcm_ops_aesni, MBGCMI_ARCH_AESNI, 128
 #else
 #define SINGLE_FAST (&mbgcmi_gcm_ops_generic)
+#define LANES_AVX2 mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC, UINT64_MAX
+#define LANES_AESNI mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC, UINT64_MAX
 #define LANES_AVX512 mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC, UINT64_MAX
 #endif
 static const struct mbgcmi_lane_ops lane_ops[MBGCMI_ARCH_COUNT] = {
     /* generic: lanes and single-stream run the same C, so no threshold */
     [MBGCMI_ARCH_GENERIC] = {mbgcmi_lanes_generic, NULL, &mbgcmi_gcm_ops_generic,
                              MBGCMI_ARCH_GENERIC, UINT64_MAX},
-    [MBGCMI_ARCH_AESNI] = {mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC,
-                           UINT64_MAX},
-    [MBGCMI_ARCH_AVX2] = {mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC,
-                          UINT64_MAX},
+    [MBGCMI_ARCH_AESNI] = {LANES_AESNI},
+    [MBGCMI_ARCH_AVX2] = {LANES_AVX2},
     [MBGCMI_ARCH_AVX512] = {LANES_AVX512},
 };
 

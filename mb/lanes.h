@@ -142,6 +142,10 @@ unsigned mbgcmi_lanes_generic(struct mbgcmi_group *g);
 #if defined(MBGCM_HAVE_NASM)
 /* asm/gcm_x4_avx512.asm: AVX512F/BW/VL + VAES + VPCLMULQDQ + BMI1/2. */
 unsigned mbgcmi_lanes_avx512(struct mbgcmi_group *g);
+/* asm/gcm_x2_avx2.asm: AVX2 + VAES + VPCLMULQDQ on ymm, two lanes per register. */
+unsigned mbgcmi_lanes_avx2(struct mbgcmi_group *g);
+/* asm/gcm_x4_aesni.asm: AES-NI + PCLMULQDQ (SSE), four lanes as four interleaved xmm streams. */
+unsigned mbgcmi_lanes_aesni(struct mbgcmi_group *g);
 #endif
 
 /* ---- lane manager (mb/lanes.c) ------------------------------------------------------------ */

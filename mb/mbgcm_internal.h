@@ -328,7 +328,8 @@ void mbgcmi_aesni_expand128(const uint8_t *raw, uint8_t rk[][16]);
 void mbgcmi_aesni_expand192(const uint8_t *raw, uint8_t rk[][16]);
 void mbgcmi_aesni_expand256(const uint8_t *raw, uint8_t rk[][16]);
 
-/* asm/gcm_aesni.asm: AES-NI + PCLMULQDQ single-stream kernels (SSE encoding, by-8). */
+/* asm/gcm_aesni.asm: AES-NI + PCLMULQDQ single-stream kernels (SSE encoding, by-8, GHASH
+   stitched into the AES rounds; whole-message call mbgcmi_aesni_gcm). */
 void mbgcmi_aesni_block(const struct mbgcmi_key *k, const uint8_t in[16], uint8_t out[16]);
 void mbgcmi_aesni_ghash(const struct mbgcmi_key *k, uint64_t s[2], const uint8_t *in,
                         size_t nblocks);
@@ -336,6 +337,9 @@ void mbgcmi_aesni_ctr_enc(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t 
                           const uint8_t *in, uint8_t *out, size_t nblocks);
 void mbgcmi_aesni_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
                           const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_aesni_gcm(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
+                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                      uint8_t tag[16], int decrypt);
 /* asm/gcm_aesni.asm: fill hpow[]/hkar[] from hpow[H^1] (already set), with PCLMULQDQ. */
 void mbgcmi_pclmul_hpowers(struct mbgcmi_key *k);
 
