@@ -70,7 +70,7 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
     const size_t off_groups = align64(sizeof(struct mbgcm_mgr));
     const size_t off_ring = off_groups + ngroups * sizeof(struct mbgcmi_group);
     const size_t size = align64(off_ring + (size_t)q * sizeof(mbgcm_job));
-    uint8_t *mem = aligned_alloc(64, size);
+    uint8_t *mem = mbgcmi_alloc(size);
     if (mem == NULL) {
         return MBGCM_ERR_NOMEM;
     }
@@ -102,9 +102,10 @@ void mbgcm_mgr_free(mbgcm_mgr *m)
         return;
     }
     void *mem = m->mem;
+    const size_t size = m->mem_size;
     /* ring slots may hold pointers and tags of returned jobs; the lanes hold key tables */
-    mbgcmi_wipe(mem, m->mem_size);
-    free(mem);
+    mbgcmi_wipe(mem, size);
+    mbgcmi_free(mem, size);
 }
 
 const char *mbgcm_mgr_arch(const mbgcm_mgr *m)

@@ -115,7 +115,9 @@ static int tables_cached(const struct mbgcmi_group *g, int s, const struct mbgcm
     }
     uint64_t a[2];
     memcpy(a, g->hp[0][s], 16);
-    return ((a[0] ^ k->hpow[MBGCMI_HIDX(1)][0]) | (a[1] ^ k->hpow[MBGCMI_HIDX(1)][1])) == 0;
+    int same = ((a[0] ^ k->hpow[MBGCMI_HIDX(1)][0]) | (a[1] ^ k->hpow[MBGCMI_HIDX(1)][1])) == 0;
+    MBGCMI_DECLASSIFY(&same, sizeof same); /* whether the key changed is not a secret */
+    return same;
 }
 
 /* Hash-key powers a job can use in its lane: a step aggregates at most as many blocks as

@@ -95,7 +95,8 @@ static inline int mbgcmi_tag_len_ok(size_t t)
  * ------------------------------------------------------------------------------------------- */
 /* Zero |n| bytes at |p| with a store the compiler may not remove. */
 void mbgcmi_wipe(void *p, size_t n);
-/* Constant-time equality of |n| bytes: 1 if equal, 0 otherwise; no data-dependent branch. */
+/* Constant-time equality of |n| bytes: 1 if equal, 0 otherwise; no data-dependent branch.
+   The result is public (declassified). */
 int mbgcmi_ct_equal(const void *a, const void *b, size_t n);
 /* 1 if [a, a+alen) and [b, b+blen) share a byte; both non-empty. Written with
    subtractions so that no end pointer can wrap. */
@@ -104,6 +105,27 @@ static inline int mbgcmi_overlap(const void *a, size_t alen, const void *b, size
     const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
     return pa <= pb ? pb - pa < alen : pa - pb < blen;
 }
+
+/* Every allocation the library makes goes through these (mb/util.c): 64-byte aligned;
+   mbgcmi_free takes the size, and callers wipe secrets before freeing. Tests install hooks to
+   inject allocation failures and to check that memory is wiped before it is released. */
+void *mbgcmi_alloc(size_t size);
+void mbgcmi_free(void *p, size_t size);
+typedef void *(*mbgcmi_alloc_fn)(size_t size);
+typedef void (*mbgcmi_free_fn)(void *p, size_t size);
+/* Test hook: NULL restores the defaults (aligned_alloc(64, ...) / free). */
+void mbgcmi_set_alloc_hooks(mbgcmi_alloc_fn a, mbgcmi_free_fn f);
+
+/* Constant-time checking (ctgrind, issue "Hardening"): with MBGCM_CTGRIND defined, secret
+   inputs are marked undefined for valgrind memcheck and every value computed from them stays
+   undefined; MBGCMI_DECLASSIFY marks a value defined again where it becomes public on purpose
+   (a tag comparison result, whether a key changed). A no-op in normal builds. */
+#if defined(MBGCM_CTGRIND)
+#include <valgrind/memcheck.h>
+#define MBGCMI_DECLASSIFY(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+#else
+#define MBGCMI_DECLASSIFY(p, n) ((void)(p), (void)(n))
+#endif
 
 /* GCM length block [bitlen(A)]_64 || [bitlen(C)]_64 in byte order. Returns 0, or -1 when a
    length exceeds its limit (the caller validated them; the check makes overflow impossible). */

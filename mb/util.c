@@ -2,6 +2,8 @@
  * util.c — small helpers every layer uses: a wipe the compiler keeps, a constant-time
  * compare, the overlap test for in/out buffers, and the GCM length block.
  */
+#include <stdlib.h>
+
 #include "mbgcm_internal.h"
 
 void mbgcmi_wipe(void *p, size_t n)
@@ -24,7 +26,41 @@ int mbgcmi_ct_equal(const void *a, const void *b, size_t n)
         d |= (uint32_t)(x[i] ^ y[i]);
     }
     /* d in 0..255: (d - 1) >> 8 is 0xFFFFFF.. only for d == 0; take bit 0 */
-    return (int)(((d - 1u) >> 8) & 1u);
+    int eq = (int)(((d - 1u) >> 8) & 1u);
+    MBGCMI_DECLASSIFY(&eq, sizeof eq); /* equal or not is the public outcome */
+    return eq;
+}
+
+static void *default_alloc(size_t size)
+{
+    return aligned_alloc(64, (size + 63) & ~(size_t)63);
+}
+
+static void default_free(void *p, size_t size)
+{
+    (void)size;
+    free(p);
+}
+
+static mbgcmi_alloc_fn alloc_hook = default_alloc;
+static mbgcmi_free_fn free_hook = default_free;
+
+void mbgcmi_set_alloc_hooks(mbgcmi_alloc_fn a, mbgcmi_free_fn f)
+{
+    alloc_hook = a ? a : default_alloc;
+    free_hook = f ? f : default_free;
+}
+
+void *mbgcmi_alloc(size_t size)
+{
+    return alloc_hook(size);
+}
+
+void mbgcmi_free(void *p, size_t size)
+{
+    if (p != NULL) {
+        free_hook(p, size);
+    }
 }
 
 int mbgcmi_len_block(uint64_t aad_len, uint64_t text_len, uint8_t blk[16])
