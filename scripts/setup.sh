@@ -17,6 +17,11 @@ PKGS=(
   valgrind             # memcheck on the portable paths
   gnuplot-nox          # benchmark plots (PNG)
   util-linux           # taskset for pinned benchmarks
+  libdpdk-dev          # DPDK 22.11: the crypto_mbgcm cryptodev PMD (dpdk/)
+  dpdk-dev             # DPDK development tools
+  dpdk                 # dpdk-test-crypto-perf, crypto_aesni_gcm and crypto_scheduler PMDs
+  dpkg-dev             # apt-get source (DPDK driver SDK headers, scripts/dpdk-headers.sh)
+  xz-utils             # unpacks Debian's dpdk source tarball
 )
 # Extra packages may be requested by callers: scripts/setup.sh pkg1 pkg2 ...
 PKGS+=("$@")
@@ -28,18 +33,35 @@ for p in "${PKGS[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
+SUDO=""
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then
+  SUDO="sudo"
+fi
+# DPDK's driver SDK headers come from Debian's dpdk source package (scripts/dpdk-headers.sh):
+# apt needs deb-src entries for it, added before the one `apt-get update` below.
+update=0
+if [ "$(id -u)" -eq 0 ] || [ -n "$SUDO" ]; then
+  rc=0
+  $SUDO "$(dirname "$0")/dpdk-headers.sh" --apt-sources >/dev/null || rc=$?
+  case $rc in
+    0) ;;
+    3) update=1; echo "setup: added deb-src entries for the dpdk source package" ;;
+    *) echo "setup: could not add deb-src entries (DPDK PMD headers will be missing)" >&2 ;;
+  esac
+fi
+
+if [ ${#missing[@]} -eq 0 ] && [ $update -eq 0 ]; then
   echo "setup: all ${#PKGS[@]} packages present"
   exit 0
 fi
 
-echo "setup: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-  SUDO="sudo"
+if [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; then
+  echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -ne 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
 echo "setup: done"

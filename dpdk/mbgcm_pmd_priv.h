@@ -1,0 +1,135 @@
+/*
+ * mbgcm_pmd_priv.h — private types of the crypto_mbgcm cryptodev PMD: the flavour table,
+ * the device's private data, the session and the queue pair.
+ *
+ * The PMD is a thin converter between rte_crypto_op and mbgcm_job: every cryptographic step
+ * is done by the public mbgcm API (api/mbgcm.h). One mbgcm job manager per queue pair;
+ * enqueue submits ring jobs, dequeue returns completed ops in enqueue order.
+ */
+#ifndef MBGCM_PMD_PRIV_H
+#define MBGCM_PMD_PRIV_H
+
+#include <stdint.h>
+
+#include <cryptodev_pmd.h>
+#include <rte_common.h>
+#include <rte_crypto.h>
+#include <rte_cryptodev.h>
+#include <rte_log.h>
+
+#include "mbgcm.h"
+
+/* vdev driver name (also the prefix of device names: crypto_mbgcm0, crypto_mbgcm_1, ...). */
+#define MBGCM_PMD_DRV_NAME crypto_mbgcm
+#define MBGCM_PMD_DRV_NAME_STR RTE_STR(MBGCM_PMD_DRV_NAME)
+
+/* Devargs (besides the generic name, max_nb_queue_pairs, socket_id). */
+#define MBGCM_PMD_FLUSH_TIMEOUT_ARG "flush_timeout_us"
+/* Longest accepted flush_timeout_us: one minute. */
+#define MBGCM_PMD_MAX_TIMEOUT_US (60u * 1000u * 1000u)
+
+/* Ring slots per queue pair: a power of two in [min, mbgcm's largest ring]. */
+#define MBGCM_PMD_MIN_SLOTS 32u
+#define MBGCM_PMD_MAX_SLOTS 65536u
+
+extern int mbgcm_pmd_logtype;
+#define MBGCM_PMD_LOG(level, fmt, ...)                                                         \
+    rte_log(RTE_LOG_##level, mbgcm_pmd_logtype, "%s(): " fmt "\n", __func__, ##__VA_ARGS__)
+
+/*
+ * Flavours. Per-flavour callbacks, capabilities and names live in a table indexed by the
+ * type, so another flavour (a different mbgcm arch, say) is one more row, not more switches.
+ */
+enum mbgcm_pmd_type {
+    MBGCM_PMD_TYPE_MBGCM = 0, /* crypto_mbgcm: mbgcm's fastest arch ("auto") */
+    MBGCM_PMD_TYPE_COUNT
+};
+
+struct mbgcm_pmd_flavour {
+    const char *drv_name;                          /* vdev driver name */
+    const char *arch;                              /* mbgcm_config.arch (NULL: auto) */
+    const struct rte_cryptodev_capabilities *caps; /* END_OF_CAPABILITIES terminated */
+    uint64_t feature_flags;                        /* before the CPU flags of the arch */
+    uint8_t *driver_id;                            /* set by RTE_PMD_REGISTER_CRYPTO_DRIVER */
+};
+
+extern const struct mbgcm_pmd_flavour mbgcm_pmd_flavours[MBGCM_PMD_TYPE_COUNT];
+extern struct rte_cryptodev_ops mbgcm_pmd_ops;
+
+/* The device's private data (rte_cryptodev_data.dev_private). */
+struct mbgcm_pmd_internals {
+    enum mbgcm_pmd_type type;
+    unsigned int max_nb_queue_pairs;
+    uint64_t flush_timeout_ns;  /* from flush_timeout_us; 0: dequeue flushes when idle */
+    char arch[16];              /* the arch the managers run ("avx512", ...) */
+};
+
+/*
+ * Session private data. The key comes first: mbgcm_key must be 64-byte aligned, and
+ * mbgcm_pmd_session_get() aligns the driver's area (sym_session_get_size reserves the slack).
+ */
+#define MBGCM_PMD_SESSION_MAGIC 0x6d626763u /* "mbgc": configured and not cleared */
+struct mbgcm_pmd_session {
+    mbgcm_key key;
+    uint32_t magic;
+    int dir;             /* MBGCM_ENCRYPT or MBGCM_DECRYPT */
+    uint16_t iv_offset;  /* IV at this offset from the rte_crypto_op */
+    uint16_t iv_len;     /* 1 .. 65535 */
+    uint16_t aad_len;    /* 0 .. 65535 */
+    uint16_t tag_len;    /* 4, 8, 12 .. 16 */
+    uint16_t key_len;    /* 16, 24, 32 */
+    uint8_t raw_key[32]; /* sessionless only: the raw key of the cached expansion */
+};
+
+static inline struct mbgcm_pmd_session *
+mbgcm_pmd_session_get(struct rte_cryptodev_sym_session *sess)
+{
+    return (struct mbgcm_pmd_session *)RTE_PTR_ALIGN_CEIL(CRYPTODEV_GET_SYM_SESS_PRIV(sess), 64);
+}
+
+/* Parse an AEAD AES-GCM xform into |s| and expand the key. 0, -ENOTSUP or -EINVAL.
+   |sessionless|: |s| is a queue pair's scratch session; it keeps the raw key and skips the
+   expansion when the next op brings the same key. */
+int mbgcm_pmd_session_parse(struct mbgcm_pmd_session *s, const struct rte_crypto_sym_xform *xf,
+                            int sessionless);
+/* Wipe |s|: no key material is left behind in the session mempool. */
+void mbgcm_pmd_session_wipe(struct mbgcm_pmd_session *s);
+
+/* One queue-pair slot: an op between enqueue and dequeue. */
+struct mbgcm_pmd_slot {
+    struct rte_crypto_op *op;
+    uint64_t seg_end;  /* segment arena position after this op's lists (freed at dequeue) */
+    uint8_t done;      /* status final; may be returned once every older op was */
+};
+
+/*
+ * Queue pair. Ops take slots in enqueue order (head); dequeue returns them from tail while
+ * they are done. Ops that become jobs are done when the manager returns their job (in
+ * submission order); ops handled synchronously (bad ops, sessionless ops, chains longer than
+ * MBGCM_MAX_SEGS) are done at enqueue. Segment lists of chained mbufs live in a FIFO arena
+ * (positions seg_tail .. seg_head) until their op is dequeued.
+ */
+struct mbgcm_pmd_qp {
+    mbgcm_mgr *mgr;
+    uint32_t mask;        /* slots - 1 */
+    uint32_t head, tail;  /* free-running slot counters */
+    uint32_t in_mgr;      /* jobs submitted and not yet returned by the manager */
+    uint64_t timeout_ns;  /* the device's flush_timeout_ns */
+    uint8_t driver_id;    /* sessions must carry it */
+    mbgcm_seg *segs;      /* segment arena */
+    uint32_t nsegs;       /* arena entries */
+    uint64_t seg_head, seg_tail; /* free-running arena positions (never wrap) */
+    struct rte_cryptodev_stats stats;
+    struct mbgcm_pmd_session *sl_sess; /* sessionless scratch session (64-byte aligned) */
+    uint16_t id;
+    char name[RTE_CRYPTODEV_NAME_MAX_LEN + 16];
+    struct mbgcm_pmd_slot slots[];
+};
+
+/* Datapath (mbgcm_pmd_dp.c). */
+uint16_t mbgcm_pmd_enqueue_burst(void *qp, struct rte_crypto_op **ops, uint16_t nb_ops);
+uint16_t mbgcm_pmd_dequeue_burst(void *qp, struct rte_crypto_op **ops, uint16_t nb_ops);
+/* Complete every job in the manager (used by flush and queue-pair release). */
+void mbgcm_pmd_qp_flush(struct mbgcm_pmd_qp *qp);
+
+#endif /* MBGCM_PMD_PRIV_H */

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# scripts/dpdk-bench.sh — crypto_mbgcm vs crypto_aesni_gcm (Debian's ipsec-mb PMD) under
+# dpdk-test-crypto-perf, in one run: throughput (64..2048 bytes and IMIX, burst 32) and
+# latency, AES-128-GCM and AES-256-GCM encrypt, 16-byte AAD, 16-byte tag, in place.
+#
+#   scripts/dpdk-bench.sh [-B BUILD_DIR] [-r REPS] [-n OPS] [-k "16 32"] [--update-doc]
+#
+# Builds the PMD (Release, -DMBGCM_DPDK=ON) in BUILD_DIR (default build-dpdk-bench), then
+# runs each measurement REPS times (default 5), alternating which PMD goes first, and reports
+# the median. Each crypto-perf process measures a throw-away 64-byte size first (the first size
+# of a process reads low on this machine). Writes BUILD_DIR/dpdk-bench.md; --update-doc also
+# replaces the generated block of docs/dpdk.md (never edit those numbers by hand).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD="$ROOT/build-dpdk-bench"
+REPS=5
+OPS=2000000
+KEYS="16 32"
+UPDATE_DOC=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -B) BUILD="$2"; shift 2 ;;
+    -r) REPS="$2"; shift 2 ;;
+    -n) OPS="$2"; shift 2 ;;
+    -k) KEYS="$2"; shift 2 ;;
+    --update-doc) UPDATE_DOC=1; shift ;;
+    *) echo "usage: $0 [-B BUILD_DIR] [-r REPS] [-n OPS] [-k \"16 32\"] [--update-doc]" >&2; exit 2 ;;
+  esac
+done
+SIZES="64,128,256,512,1024,1420,2048"
+IMIX_SIZES="64,576,1420"   # 7:4:1 (58/33/9 %), the classic IMIX shape with a 1420-byte ESP payload
+IMIX_DIST="58,33,9"
+LAT_SIZES="64,256,1420"
+LAT_OPS=20000
+
+scripts/setup.sh >/dev/null
+cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DMBGCM_DPDK=ON -DMBGCM_BUILD_TESTS=OFF \
+  -DMBGCM_BUILD_PERF=OFF >/dev/null
+cmake --build "$BUILD" --target crypto_mbgcm -j "$(nproc)" >/dev/null
+PERF=$(command -v dpdk-test-crypto-perf)
+. "$ROOT/dpdk/test/eal_env.sh"
+trap mbgcm_pmd_cleanup EXIT
+mbgcm_pmd_path "$BUILD/dpdk/librte_crypto_mbgcm.so"
+RAW="$BUILD/dpdk-bench.raw"
+: > "$RAW"
+
+eal() { # PMD -> the EAL part of the command line
+  local prefix="--no-huge -m 1024 --no-pci --file-prefix mbgcm_bench_$$ --log-level *:error"
+  if [ "$1" = mbgcm ]; then
+    echo "-l 0,1 $prefix -d $MBGCM_PMD --vdev crypto_mbgcm0"
+  else
+    echo "-l 0,1 $prefix --vdev crypto_aesni_gcm0"
+  fi
+}
+app() { # PMD KEY -> the crypto-perf part shared by every run
+  echo "--devtype crypto_$1 --optype aead --aead-algo aes-gcm --aead-op encrypt" \
+       "--aead-key-sz $2 --aead-iv-sz 12 --aead-aad-sz 16 --digest-sz 16 --burst-sz 32"
+}
+
+# throughput: "tp PMD KEY SIZE MOPS GBPS CYCLES" lines; IMIX rows have SIZE "imix"
+run_tp() { # PMD KEY
+  local out
+  # shellcheck disable=SC2046
+  out=$("$PERF" $(eal "$1") -- --ptest throughput $(app "$1" "$2") --buffer-sz "64,$SIZES" \
+        --total-ops "$OPS" --csv-friendly 2>&1) || { printf '%s\n' "$out" >&2; return 1; }
+  printf '%s\n' "$out" | grep -E '^ *1,' | tail -n +2 |
+    awk -F, -v p="$1" -v k="$2" '{ print "tp", p, k, $2 + 0, $8, $9, $10 }' >> "$RAW"
+  # shellcheck disable=SC2046
+  out=$("$PERF" $(eal "$1") -- --ptest throughput $(app "$1" "$2") --buffer-sz "$IMIX_SIZES" \
+        --imix "$IMIX_DIST" --total-ops "$OPS" --csv-friendly 2>&1) || { printf '%s\n' "$out" >&2; return 1; }
+  printf '%s\n' "$out" | grep -E '^ *1,' | tail -1 |
+    awk -F, -v p="$1" -v k="$2" '{ print "tp", p, k, "imix", $8, $9, $10 }' >> "$RAW"
+}
+
+# latency: "lat PMD KEY SIZE MEDIAN_US P99_US" lines, from crypto-perf's per-op times (enqueue
+# of the op's burst to its dequeue); medians, because a preempted burst (this machine is
+# shared) adds milliseconds to a mean
+run_lat() { # PMD KEY
+  local out size
+  # shellcheck disable=SC2046
+  out=$("$PERF" $(eal "$1") -- --ptest latency $(app "$1" "$2") --buffer-sz "$LAT_SIZES" \
+        --total-ops "$LAT_OPS" --csv-friendly 2>&1) || { printf '%s\n' "$out" >&2; return 1; }
+  for size in ${LAT_SIZES//,/ }; do
+    printf '%s\n' "$out" | awk -F, -v s="$size" '/^[0-9]+,/ && $2 == s { print $6 }' | sort -g |
+      awk -v p="$1" -v k="$2" -v s="$size" '{ v[NR] = $1 }
+        END { if (NR) { q = int(NR * 0.99); if (q < 1) q = 1
+                        print "lat", p, k, s, v[int((NR + 1) / 2)], v[q] } }' >> "$RAW"
+  done
+}
+
+for rep in $(seq 1 "$REPS"); do
+  for key in $KEYS; do
+    if [ $((rep % 2)) -eq 1 ]; then order="mbgcm aesni_gcm"; else order="aesni_gcm mbgcm"; fi
+    for pmd in $order; do
+      echo "dpdk-bench: rep $rep/$REPS, AES-$((key * 8)), crypto_$pmd" >&2
+      run_tp "$pmd" "$key"
+      run_lat "$pmd" "$key"
+    done
+  done
+done
+
+CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT (+ uncommitted changes)"
+DPDKV=$(pkg-config --modversion libdpdk)
+IMBV=$(dpkg-query -W -f='${Version}' libipsec-mb1 2>/dev/null || echo "?")
+# shellcheck disable=SC2046
+ARCH=$("$PERF" -l 0,1 --no-huge -m 1024 --no-pci --file-prefix mbgcm_bench_$$ -d "$MBGCM_PMD" \
+       --vdev crypto_mbgcm0 -- --ptest throughput $(app mbgcm 16) --buffer-sz 64 --total-ops 1000 \
+       --silent 2>&1 | sed -n 's/.*arch \([a-z0-9]*\),.*/\1/p' | head -1 || true)
+
+OUT="$BUILD/dpdk-bench.md"
+{
+  echo "Generated by \`scripts/dpdk-bench.sh -r $REPS -n $OPS -k \"$KEYS\"\` on $(date -u '+%Y-%m-%d %H:%M UTC'):"
+  echo "commit $COMMIT, $CPU ($(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)," \
+       "DPDK $DPDKV, intel-ipsec-mb $IMBV, mbgcm arch ${ARCH:-?}. Median of $REPS runs; both PMDs in the same run."
+  echo
+  for key in $KEYS; do
+    echo "**Throughput, AES-$((key * 8))-GCM encrypt, burst 32** (Mops; Gbps of payload):"
+    echo
+    echo "| bytes | crypto_mbgcm Mops | Gbps | crypto_aesni_gcm Mops | Gbps | mbgcm / aesni_gcm |"
+    echo "|---:|---:|---:|---:|---:|---:|"
+    awk -v k="$key" -v sizes="$SIZES,imix" '
+      function median(s,   a, n, i, j, t) {
+        n = split(s, a, " ")
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+      }
+      $1 == "tp" && $3 == k { m[$2, $4] = m[$2, $4] " " $5; g[$2, $4] = g[$2, $4] " " $6 }
+      END {
+        n = split(sizes, S, ",")
+        for (i = 1; i <= n; i++) {
+          s = S[i]; a = median(m["mbgcm", s]); b = median(m["aesni_gcm", s])
+          printf "| %s | %.2f | %.1f | %.2f | %.1f | %.2f |\n", (s == "imix" ? "IMIX 64/576/1420 7:4:1" : s),
+                 a, median(g["mbgcm", s]), b, median(g["aesni_gcm", s]), (b > 0 ? a / b : 0)
+        }
+      }' "$RAW"
+    echo
+    echo "**Latency, AES-$((key * 8))-GCM encrypt, burst 32** (us from the enqueue of an op's burst to the op's dequeue; median and 99th percentile of $LAT_OPS ops, then the median over the runs):"
+    echo
+    echo "| bytes | crypto_mbgcm median | p99 | crypto_aesni_gcm median | p99 |"
+    echo "|---:|---:|---:|---:|---:|"
+    awk -v k="$key" -v sizes="$LAT_SIZES" '
+      function median(s,   a, n, i, j, t) {
+        n = split(s, a, " ")
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+      }
+      $1 == "lat" && $3 == k { l[$2, $4] = l[$2, $4] " " $5; q[$2, $4] = q[$2, $4] " " $6 }
+      END {
+        n = split(sizes, S, ",")
+        for (i = 1; i <= n; i++)
+          printf "| %s | %.3f | %.3f | %.3f | %.3f |\n", S[i], median(l["mbgcm", S[i]]),
+                 median(q["mbgcm", S[i]]), median(l["aesni_gcm", S[i]]), median(q["aesni_gcm", S[i]])
+      }' "$RAW"
+    echo
+  done
+  echo "Commands (per PMD, key size K; crypto_mbgcm adds \`-d .../librte_crypto_mbgcm.so\`):"
+  echo
+  echo '```'
+  echo "dpdk-test-crypto-perf -l 0,1 --no-huge -m 1024 --no-pci --file-prefix P -d librte_crypto_mbgcm.so --vdev crypto_mbgcm0 -- \\"
+  echo "  --ptest throughput $(app mbgcm K) --buffer-sz 64,$SIZES --total-ops $OPS --csv-friendly"
+  echo "dpdk-test-crypto-perf -l 0,1 --no-huge -m 1024 --no-pci --file-prefix P --vdev crypto_aesni_gcm0 -- \\"
+  echo "  --ptest throughput $(app aesni_gcm K) --buffer-sz 64,$SIZES --total-ops $OPS --csv-friendly"
+  echo "  (IMIX: --buffer-sz $IMIX_SIZES --imix $IMIX_DIST; latency: --ptest latency --buffer-sz $LAT_SIZES --total-ops $LAT_OPS --csv-friendly)"
+  echo '```'
+} > "$OUT"
+cat "$OUT"
+
+if [ "$UPDATE_DOC" -eq 1 ]; then
+  DOC="$ROOT/docs/dpdk.md"
+  grep -q '<!-- dpdk-bench:begin -->' "$DOC" || { echo "no dpdk-bench markers in $DOC" >&2; exit 1; }
+  awk -v f="$OUT" '
+    /<!-- dpdk-bench:begin -->/ { print; while ((getline l < f) > 0) print l; skip = 1; next }
+    /<!-- dpdk-bench:end -->/ { skip = 0 }
+    !skip' "$DOC" > "$DOC.tmp" && mv "$DOC.tmp" "$DOC"
+  echo "dpdk-bench: updated $DOC"
+fi
