@@ -65,9 +65,9 @@ struct kctx {
     unsigned nkeys, nslots;
     uint8_t **src, **dst, (*tag)[TAG_LEN], (*iv)[12], (*aad)[AAD_LEN];
     uint8_t *arena;
-    mbgcm_mgr *ring, *noop;
+    mbgcm_mgr *ring, *noop, *ringdef; /* lanes only (no single-stream), no-op, default */
     struct mbgcmi_lane_ops noop_ops, cap_ops;
-    unsigned pos_ring, pos_noop;
+    unsigned pos_ring, pos_noop, pos_def;
 };
 
 static unsigned noop_lanes(struct mbgcmi_group *g)
@@ -229,9 +229,13 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
     fill_rand(&s, &c->aad[0][0], c->nslots * sizeof *c->aad);
     const mbgcm_config cfg = {"avx512", 0, 0, 0};
     if (mbgcm_mgr_create(&c->ring, &cfg) != MBGCM_OK ||
-        mbgcm_mgr_create(&c->noop, &cfg) != MBGCM_OK) {
+        mbgcm_mgr_create(&c->noop, &cfg) != MBGCM_OK ||
+        mbgcm_mgr_create(&c->ringdef, &cfg) != MBGCM_OK) {
         die("mbgcm_mgr_create(avx512) failed");
     }
+    /* the lane path at every size: long jobs stay in the lanes */
+    mbgcmi_mgr_set_single_min_len(c->ring, UINT64_MAX);
+    mbgcmi_mgr_set_single_min_len(c->noop, UINT64_MAX);
     c->noop_ops = *c->noop->lanes.ops;
     c->noop_ops.kernel = noop_lanes;
     if (c->noop_ops.short_kernel != NULL) {
@@ -244,6 +248,7 @@ static void ctx_free(struct kctx *c)
 {
     mbgcm_mgr_free(c->ring);
     mbgcm_mgr_free(c->noop);
+    mbgcm_mgr_free(c->ringdef);
     for (int i = 0; i < 4; i++) {
         mbgcm_key_wipe(&c->k4[i]);
         free(c->src4[i]);
@@ -269,23 +274,23 @@ typedef double (*case_fn)(struct kctx *c, uint64_t n);
 
 static double case_restore(struct kctx *c, uint64_t n)
 {
-    const uint64_t t0 = now_ns();
+    const uint64_t t0 = run_ns();
     for (uint64_t i = 0; i < n; i++) {
         memcpy(c->g, c->snap, sizeof *c->g);
         __asm__ volatile("" : : "r"(c->g) : "memory"); /* the copy must happen */
     }
-    return (double)(now_ns() - t0);
+    return (double)(run_ns() - t0);
 }
 
 static double case_lanes(struct kctx *c, uint64_t n)
 {
     unsigned bad = 0;
-    const uint64_t t0 = now_ns();
+    const uint64_t t0 = run_ns();
     for (uint64_t i = 0; i < n; i++) {
         memcpy(c->g, c->snap, sizeof *c->g);
         bad += mbgcmi_lanes_avx512(c->g) != 0xFu;
     }
-    const double dt = (double)(now_ns() - t0);
+    const double dt = (double)(run_ns() - t0);
     if (bad) {
         die("lane kernel: %u calls did not finish all lanes", bad);
     }
@@ -295,11 +300,11 @@ static double case_lanes(struct kctx *c, uint64_t n)
 static double case_short(struct kctx *c, uint64_t n)
 {
     unsigned bad = 0;
-    const uint64_t t0 = now_ns();
+    const uint64_t t0 = run_ns();
     for (uint64_t i = 0; i < n; i++) {
         bad += mbgcmi_short_avx512(&c->sb);
     }
-    const double dt = (double)(now_ns() - t0);
+    const double dt = (double)(run_ns() - t0);
     if (bad) {
         die("short kernel reported tag failures on encrypt");
     }
@@ -310,7 +315,7 @@ static double ring_loop(struct kctx *c, mbgcm_mgr *m, unsigned *pos, uint64_t n)
 {
     unsigned j = *pos, bad = 0;
     mbgcm_job *d;
-    const uint64_t t0 = now_ns();
+    const uint64_t t0 = run_ns();
     for (uint64_t i = 0; i < n; i++) {
         mbgcm_job *job = mbgcm_get_next_job(m);
         job->key = &c->keys[j % c->nkeys];
@@ -326,8 +331,8 @@ static double ring_loop(struct kctx *c, mbgcm_mgr *m, unsigned *pos, uint64_t n)
         job->tag_len = TAG_LEN;
         job->user_data = NULL;
         job->src_sgl = job->dst_sgl = NULL;
-    job->src_nseg = job->dst_nseg = 0;
-    job->reserved_ = NULL;
+        job->src_nseg = job->dst_nseg = 0;
+        job->reserved_ = NULL;
         d = mbgcm_submit_job(m);
         while (d != NULL) {
             bad += d->status != MBGCM_OK;
@@ -340,7 +345,7 @@ static double ring_loop(struct kctx *c, mbgcm_mgr *m, unsigned *pos, uint64_t n)
     while ((d = mbgcm_flush_job(m)) != NULL) {
         bad += d->status != MBGCM_OK;
     }
-    const double dt = (double)(now_ns() - t0);
+    const double dt = (double)(run_ns() - t0);
     if (bad) {
         die("ring API: %u jobs failed", bad);
     }
@@ -351,6 +356,11 @@ static double ring_loop(struct kctx *c, mbgcm_mgr *m, unsigned *pos, uint64_t n)
 static double case_ring(struct kctx *c, uint64_t n)
 {
     return ring_loop(c, c->ring, &c->pos_ring, n);
+}
+
+static double case_ringdef(struct kctx *c, uint64_t n)
+{
+    return ring_loop(c, c->ringdef, &c->pos_def, n);
 }
 
 static double case_noop(struct kctx *c, uint64_t n)
@@ -372,7 +382,7 @@ static uint64_t calibrate(struct kctx *c, case_fn f, double target_ns)
     }
 }
 
-enum { C_RESTORE, C_LANES, C_SHORT, C_NOOP, C_RING, C_COUNT };
+enum { C_RESTORE, C_LANES, C_SHORT, C_NOOP, C_RING, C_RINGDEF, C_COUNT };
 
 struct kresult {
     double med[C_COUNT], min[C_COUNT], max[C_COUNT]; /* ns per iteration */
@@ -390,6 +400,7 @@ static void measure(struct kctx *c, struct kresult *r)
     }
     fn[C_NOOP] = case_noop;
     fn[C_RING] = case_ring;
+    fn[C_RINGDEF] = case_ringdef;
     uint64_t n[C_COUNT] = {0};
     for (int k = 0; k < C_COUNT; k++) {
         if (fn[k]) {
@@ -423,7 +434,8 @@ static void usage(FILE *f)
           "  --ms-per-rep MS  milliseconds per repetition and case (default 20)\n"
           "  --keys K         keys round-robin in the ring API cases (default 64)\n"
           "  --cpu N          pin to CPU N (default: the CPU it starts on)\n"
-          "  --smoke          check outputs, tiny budgets (for ctest)\n",
+          "  --smoke          check outputs, tiny budgets (for ctest)\n"
+          "  --wall-clock     time with CLOCK_MONOTONIC instead of the thread's CPU time\n",
           f);
 }
 
@@ -435,6 +447,7 @@ int main(int argc, char **argv)
                                        {"keys", required_argument, NULL, 'k'},
                                        {"cpu", required_argument, NULL, 'c'},
                                        {"smoke", no_argument, NULL, 'S'},
+                                       {"wall-clock", no_argument, NULL, 'W'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
     static const size_t defsizes[] = {64, 256, 1420, 16384};
@@ -466,6 +479,7 @@ int main(int argc, char **argv)
         case 'k': ko.keys = (unsigned)strtoul(optarg, NULL, 10); break;
         case 'c': ko.cpu = (int)strtol(optarg, NULL, 10); break;
         case 'S': ko.smoke = 1; break;
+        case 'W': bench_wall_clock = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -506,21 +520,27 @@ int main(int argc, char **argv)
     printf("mbgcm-kbench: mbgcm %s, avx512 lane kernels; CPU %s, pinned to CPU %d, core clock "
            "%.2f GHz\n",
            mbgcm_version(), model, cpu, ghz);
-    printf("encrypt, 12-byte IV, 16-byte AAD, 16-byte tag; median of %u reps of ~%.0f ms, "
-           "interleaved; ns per kernel call (4 jobs) and per job\n",
-           ko.reps, ko.ms);
+    printf("encrypt, 12-byte IV, 16-byte AAD, 16-byte tag; median of %u reps of ~%.0f ms of %s "
+           "time, interleaved; ns per kernel call (4 jobs) and per job\n",
+           ko.reps, ko.ms, bench_wall_clock ? "wall-clock" : "thread CPU");
+    const uint64_t thr = mbgcmi_lane_ops_for(MBGCMI_ARCH_AVX512)->single_min_len;
     printf("kernels: 4 lanes of 4 different keys; C path and ring API: %u keys round-robin, "
-           "default manager (lanes %u)\n",
+           "manager with %u lanes; the default manager\nsends jobs of ",
            ko.keys, mbgcmi_default_lanes(MBGCMI_ARCH_AVX512));
+    if (thr == UINT64_MAX) {
+        printf("any length to the lanes\n");
+    } else {
+        printf("%llu bytes or more single-stream (mbgcmi_lane_ops.single_min_len)\n",
+               (unsigned long long)thr);
+    }
     unsigned nwarn = 0;
     for (int mixed = 0; mixed < 2; mixed++) {
         printf("\n%s\n", mixed ? "mixed AES-128/AES-256 (kernels: lanes 1 and 3 AES-128; ring: "
                                  "odd keys AES-128)"
                                : "uniform AES-256");
-        printf("  %6s %8s %11s %9s %11s %9s %10s %10s %10s %8s %9s\n", "bytes", "restore",
-               "lanes/call",
-               "lanes/job", "short/call", "short/job", "C path/job", "ring/job", "unexpl.",
-               "kernel%", "ring cyc/B");
+        printf("  %6s %8s %10s %9s %10s %9s %8s %10s %8s %8s %10s %7s\n", "bytes", "restore",
+               "lanes/call", "lanes/job", "short/call", "short/job", "C path", "ring lanes",
+               "unexpl.", "kernel%", "ring dflt", "cyc/B");
         for (unsigned si = 0; si < ko.nsizes; si++) {
             struct kctx cx;
             ctx_init(&cx, ko.sizes[si], mixed);
@@ -531,7 +551,7 @@ int main(int argc, char **argv)
             const double lanes_job = lanes_call / 4;
             const double short_call = r.have[C_SHORT] ? r.med[C_SHORT] : 0;
             const double kjob = r.have[C_SHORT] ? short_call / 4 : lanes_job;
-            const double ring = r.med[C_RING], cpath = r.med[C_NOOP];
+            const double ring = r.med[C_RING], cpath = r.med[C_NOOP], rdef = r.med[C_RINGDEF];
             char sc[16] = "-", sj[16] = "-";
             if (r.have[C_SHORT]) {
                 snprintf(sc, sizeof sc, "%.1f", short_call);
@@ -539,7 +559,7 @@ int main(int argc, char **argv)
             }
             /* the noisiest case, marked when its (max-min)/median exceeds 10% */
             static const char *const cname[C_COUNT] = {"restore", "lanes", "short", "C path",
-                                                       "ring"};
+                                                       "ring lanes", "ring dflt"};
             int worst = -1;
             double wsp = 0;
             for (int k = 0; k < C_COUNT; k++) {
@@ -555,19 +575,22 @@ int main(int argc, char **argv)
             if (warn) {
                 snprintf(wtxt, sizeof wtxt, " ! %s %.0f%%", cname[worst], 100 * wsp);
             }
-            printf("  %6zu %8.1f %11.1f %9.1f %11s %9s %10.1f %10.1f %10.1f %7.0f%% %9.2f%s\n",
+            printf("  %6zu %8.1f %10.1f %9.1f %10s %9s %8.1f %10.1f %8.1f %7.0f%% %10.1f %7.2f%s\n",
                    ko.sizes[si], r.med[C_RESTORE], lanes_call, lanes_job, sc, sj, cpath, ring,
-                   ring - cpath - kjob, 100 * kjob / ring, ring * ghz / (double)ko.sizes[si],
-                   wtxt);
+                   ring - cpath - kjob, 100 * kjob / ring, rdef,
+                   rdef * ghz / (double)ko.sizes[si], wtxt);
         }
     }
     printf("\nrestore: copying the 2816-byte group snapshot; lanes/call: restore + "
-           "mbgcmi_lanes_avx512, minus the restore;\n"
-           "short: mbgcmi_short_avx512 (<= 128 bytes, where the ring sends such jobs); C path: "
-           "ring API with no-op kernels;\n"
-           "unexpl. = ring - C path - kernel per job (short kernel for <= 128 bytes, else lane "
-           "kernel): cache and pipeline effects of\n"
-           "running them together; kernel%% = kernel per job / ring per job.\n");
+           "mbgcmi_lanes_avx512, minus the restore; short: mbgcmi_short_avx512\n"
+           "(<= 128 bytes, where the ring sends such jobs); C path: ring API with no-op kernels "
+           "and single-stream off; ring lanes: ring API,\n"
+           "single-stream off (every job in the lanes); unexpl. = ring lanes - C path - kernel "
+           "per job (short kernel for <= 128 bytes,\n"
+           "else lane kernel): cache and pipeline effects of running them together; kernel%% = "
+           "that kernel per job / ring lanes;\n"
+           "ring dflt: the default manager (jobs of at least the threshold above run "
+           "single-stream), with its cycles per byte.\n");
     if (nwarn) {
         printf("warning: %u line(s) marked '!': the case named varies by more than 10%% "
                "between repetitions (noisy machine?)\n",
