@@ -231,7 +231,12 @@ section .text
         vmovdqa [rsp], ymm0
         vmovdqa [rsp + 32], ymm0
         vmovdqa [rsp + 64], ymm0
-        vzeroall
+%assign _z0 0
+%rep 16
+        vpxor   ymm %+ _z0, ymm %+ _z0, ymm %+ _z0   ; zero idioms: no execution
+%assign _z0 _z0 + 1
+%endrep
+        vzeroupper
         mov     rsp, rbp
         pop     rbp
 %endmacro
@@ -274,7 +279,12 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         vmovdqu xmm10, [rsi]
         GHASH_LOOP rdx, rcx
         vmovdqu [rsi], xmm10
-        vzeroall
+%assign _z0 0
+%rep 16
+        vpxor   ymm %+ _z0, ymm %+ _z0, ymm %+ _z0   ; zero idioms: no execution
+%assign _z0 _z0 + 1
+%endrep
+        vzeroupper
         ret
 
 ; ---------------------------------------------------------------------------------------------
@@ -499,7 +509,12 @@ mbgcmi_avx2_gcm:
         vmovdqa [rsp], ymm0
         vmovdqa [rsp + 32], ymm0
         vmovdqa [rsp + 64], ymm0
-        vzeroall
+%assign _z0 0
+%rep 16
+        vpxor   ymm %+ _z0, ymm %+ _z0, ymm %+ _z0   ; zero idioms: no execution
+%assign _z0 _z0 + 1
+%endrep
+        vzeroupper
         lea     rsp, [rbp - 40]
         pop     r15
         pop     r14

@@ -178,7 +178,12 @@ section .text
         vpxord  zmm %+ _c, zmm %+ _c, zmm %+ _c
 %assign _c _c + 1
 %endrep
-        vzeroall
+%assign _z0 0
+%rep 16
+        vpxord  zmm %+ _z0, zmm %+ _z0, zmm %+ _z0   ; zero idioms: no execution
+%assign _z0 _z0 + 1
+%endrep
+        vzeroupper
 %endmacro
 
 ; GHASH_TAIL4: hash the 4-block zmm in %1 (byte order) with H^4..H^1 (single zmm group)

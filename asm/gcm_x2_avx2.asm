@@ -728,7 +728,12 @@ mbgcmi_lanes_avx2:
 %assign _w _w + 1
 %endrep
 .clear:
-        vzeroall
+%assign _z0 0
+%rep 16
+        vpxor   ymm %+ _z0, ymm %+ _z0, ymm %+ _z0   ; zero idioms: no execution
+%assign _z0 _z0 + 1
+%endrep
+        vzeroupper
         mov     eax, ebx
         lea     rsp, [rbp - 40]
         pop     r15

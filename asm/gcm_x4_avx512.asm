@@ -45,8 +45,9 @@
 ;
 ; Register plan
 ;   rdi      g                               rbp   frame pointer
-;   r8-r11   bulk: lane input pointers        r12-r15 bulk: lane output pointers
-;   rsi      bulk: byte offset from each lane pointer (shared: all lanes advance alike)
+;   r8-r11   bulk: lane input pointers        r12-r15 bulk: lane output pointers (each
+;            advanced as the step goes: every address is a base register plus a constant, no
+;            index register; scripts/ct-check.sh checks it)
 ;   rcx      bulk: blocks left in this step
 ;   zmm0-7   B0..B7   counter blocks -> key stream -> output blocks
 ;   zmm8-15  D0..D7   input blocks (block j of all four lanes) -> GHASH input
@@ -141,13 +142,14 @@ section .text
         vpaddd  zmm17, zmm17, zmm27
 %endmacro
 ; LOAD_D K: D_j = block j of every lane's input (4 lane loads + 4x4 transposes per 4 blocks).
+; Addresses are a lane pointer plus a constant: no index register (scripts/ct-check.sh).
 %macro LOAD_D 1
 %assign _ih 0
 %rep (%1) / 4
-        vmovdqu64 zmm28, [r8 + rsi + 64 * _ih]
-        vmovdqu64 zmm29, [r9 + rsi + 64 * _ih]
-        vmovdqu64 zmm30, [r10 + rsi + 64 * _ih]
-        vmovdqu64 zmm31, [r11 + rsi + 64 * _ih]
+        vmovdqu64 zmm28, [r8 + 64 * _ih]
+        vmovdqu64 zmm29, [r9 + 64 * _ih]
+        vmovdqu64 zmm30, [r10 + 64 * _ih]
+        vmovdqu64 zmm31, [r11 + 64 * _ih]
 %assign _d0 8 + 4 * _ih
 %assign _d1 9 + 4 * _ih
 %assign _d2 10 + 4 * _ih
@@ -157,7 +159,7 @@ section .text
 %endrep
 %endmacro
 ; XOR_STORE K: B = D ^ (KS & TEXT) stored to the text lanes; D = what GHASH must see (the
-; output for encrypting lanes, the input otherwise). Advances the shared offset.
+; output for encrypting lanes, the input otherwise). Advances the eight lane pointers.
 %macro XOR_STORE 1
 %assign _ij 0
 %rep %1
@@ -173,13 +175,24 @@ section .text
 %assign _b2 4 * _ih + 2
 %assign _b3 4 * _ih + 3
         TRANSPOSE4 zmm %+ _b0, zmm %+ _b1, zmm %+ _b2, zmm %+ _b3, zmm28, zmm29, zmm30, zmm31
-        vmovdqu64 [r12 + rsi + 64 * _ih]{k4}, zmm28
-        vmovdqu64 [r13 + rsi + 64 * _ih]{k5}, zmm29
-        vmovdqu64 [r14 + rsi + 64 * _ih]{k6}, zmm30
-        vmovdqu64 [r15 + rsi + 64 * _ih]{k7}, zmm31
+        vmovdqu64 [r12 + 64 * _ih]{k4}, zmm28
+        vmovdqu64 [r13 + 64 * _ih]{k5}, zmm29
+        vmovdqu64 [r14 + 64 * _ih]{k6}, zmm30
+        vmovdqu64 [r15 + 64 * _ih]{k7}, zmm31
 %assign _ih _ih + 1
 %endrep
-        add     rsi, 16 * (%1)
+        ADVANCE_IN 16 * (%1)
+        add     r12, 16 * (%1)
+        add     r13, 16 * (%1)
+        add     r14, 16 * (%1)
+        add     r15, 16 * (%1)
+%endmacro
+; ADVANCE_IN n: the four lane input pointers move on by n bytes
+%macro ADVANCE_IN 1
+        add     r8, %1
+        add     r9, %1
+        add     r10, %1
+        add     r11, %1
 %endmacro
 ; One software-pipelined group: AES of this group's counters with the previous group's GHASH
 ; (G blocks) interleaved between the rounds, then this group's data. G = 0: nothing pending.
@@ -363,7 +376,6 @@ mbgcmi_lanes_avx512:
         kmovw   k %+ _kk, eax
 %assign _l _l + 1
 %endrep
-        xor     esi, esi
         cmp     dword [rsp + F_TEXT], 0
         je      .bulk_aad
         ; text lanes present: software-pipelined CTR + GHASH. Group i's AES runs with group
@@ -402,7 +414,7 @@ mbgcmi_lanes_avx512:
         cmp     rcx, 8
         jb      .aad4
         LOAD_D  8
-        add     rsi, 128
+        ADVANCE_IN 128
         GHASH_K 8
         sub     rcx, 8
         jmp     .bulk_aad
@@ -410,7 +422,7 @@ mbgcmi_lanes_avx512:
         cmp     rcx, 4
         jb      .bulk_done
         LOAD_D  4
-        add     rsi, 64
+        ADVANCE_IN 64
         GHASH_K 4
         sub     rcx, 4
 .bulk_done:
@@ -554,7 +566,12 @@ mbgcmi_lanes_avx512:
         vpxord  zmm %+ _l, zmm %+ _l, zmm %+ _l
 %assign _l _l + 1
 %endrep
-        vzeroall
+%assign _z0 0
+%rep 16
+        vpxord  zmm %+ _z0, zmm %+ _z0, zmm %+ _z0   ; zero idioms: no execution
+%assign _z0 _z0 + 1
+%endrep
+        vzeroupper
         lea     rsp, [rbp - 40]
         pop     r15
         pop     r14

@@ -389,7 +389,12 @@ mbgcmi_short_avx512:
         vpxord  zmm %+ _l, zmm %+ _l, zmm %+ _l
 %assign _l _l + 1
 %endrep
-        vzeroall
+%assign _z0 0
+%rep 16
+        vpxord  zmm %+ _z0, zmm %+ _z0, zmm %+ _z0   ; zero idioms: no execution
+%assign _z0 _z0 + 1
+%endrep
+        vzeroupper
         lea     rsp, [rbp - 40]
         pop     r15
         pop     r14
