@@ -9,10 +9,14 @@
    odd-length IVs) and the single-stream threshold, measured per arch (docs/design.md,
    "Hybrid scheduling" and "The avx2 and aesni kernels"). */
 #if defined(MBGCM_HAVE_NASM)
+/* avx512: the short-job kernel wins up to its 128 bytes, the wide single-stream kernel from
+   there on, ahead of the four-lane kernel at every length measured; avx2 and aesni: their
+   single-stream kernels win at every length (16 B .. 16 KiB), so every job goes single-stream
+   and the lane kernels serve only when a threshold is forced (tests, tuning). */
 #define LANES_AVX512 mbgcmi_lanes_avx512, mbgcmi_short_avx512, &mbgcmi_gcm_ops_vaes512, \
-    MBGCMI_ARCH_AVX512, 512
-#define LANES_AVX2 mbgcmi_lanes_avx2, NULL, &mbgcmi_gcm_ops_avx2, MBGCMI_ARCH_AVX2, 512
-#define LANES_AESNI mbgcmi_lanes_aesni, NULL, &mbgcmi_gcm_ops_aesni, MBGCMI_ARCH_AESNI, 128
+    MBGCMI_ARCH_AVX512, 16 * MBGCMI_SHORT_MAX_BLOCKS + 1
+#define LANES_AVX2 mbgcmi_lanes_avx2, NULL, &mbgcmi_gcm_ops_avx2, MBGCMI_ARCH_AVX2, 0
+#define LANES_AESNI mbgcmi_lanes_aesni, NULL, &mbgcmi_gcm_ops_aesni, MBGCMI_ARCH_AESNI, 0
 #else
 #define SINGLE_FAST (&mbgcmi_gcm_ops_generic)
 #define LANES_AVX2 mbgcmi_lanes_generic, NULL, SINGLE_FAST, MBGCMI_ARCH_GENERIC, UINT64_MAX
@@ -267,6 +271,9 @@ static void finish_single(struct mbgcmi_lanes *L, int lane, enum mbgcmi_run_caus
     mbgcmi_wipe(ek0, sizeof ek0);
     mbgcmi_wipe(t, sizeof t);
     mbgcmi_wipe(st, sizeof st);
+    if (ops == &mbgcmi_gcm_ops_generic) {
+        mbgcmi_burn_stack();
+    }
     retire(L, g, lane, fail);
 }
 
@@ -305,6 +312,12 @@ unsigned mbgcmi_lanes_run(struct mbgcmi_lanes *L, unsigned gi, enum mbgcmi_run_c
     L->runs[why]++;
     L->kernel_calls[lanes_in(g->active) - 1]++;
     const unsigned done = L->ops->kernel(g);
+    /* each finished decrypt lane's tag result (one bit, computed without a branch) is public:
+       the job's status reports it */
+    MBGCMI_DECLASSIFY(&g->auth_fail, sizeof g->auth_fail);
+    if (L->ops->arch == MBGCMI_ARCH_GENERIC) {
+        mbgcmi_burn_stack(); /* compiler spills of the portable kernel */
+    }
     for (int s = 0; s < MBGCMI_GL; s++) {
         if (!(done >> s & 1)) {
             continue;
@@ -351,7 +364,8 @@ void mbgcmi_lanes_stage_run(struct mbgcmi_lanes *L, unsigned nb, enum mbgcmi_run
     b.k12q = (uint16_t)(rmax > 12 ? r12 : 0);
     L->runs[why]++;
     L->kernel_calls[n - 1]++;
-    const unsigned fail = L->ops->short_kernel(&b);
+    unsigned fail = L->ops->short_kernel(&b);
+    MBGCMI_DECLASSIFY(&fail, sizeof fail); /* per-lane tag results: public (job status) */
     for (unsigned i = 0; i < n; i++) {
         mbgcm_job *job = st->job[i];
         if (fail >> i & 1) {
