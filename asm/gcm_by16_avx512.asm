@@ -418,12 +418,175 @@ mbgcmi_vaes_ctr_dec:
 ; ---------------------------------------------------------------------------------------------
 ; void mbgcmi_vaes_gcm(const key *k, const uint8_t j0[16], const uint8_t *aad, size_t aad_len,
 ;                      const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16], int decrypt);
-;   The whole message in one call: E_K(J0), AAD (full blocks, then the last one under a byte
-;   mask), CTR + GHASH over the full blocks, the last partial block (masked load, masked
-;   store, zero-padded for GHASH), the length block, and the full 16-byte tag
-;   T = E_K(J0) ^ S. The caller truncates or compares the tag. in == out allowed. Limits as
-;   validated by the API (len <= 2^36-32, aad_len < 2^61).
-;   Extra registers: r11 aad_len -> bytes, [rbp+16..] stack arguments, rbx saved.
+;   The whole message in one call; writes the full 16-byte tag T = E_K(J0) ^ S (the caller
+;   truncates or compares it). in == out allowed. Limits as validated by the API.
+;   Flow: E_K(J0); AAD (full blocks, then the last one under a byte mask); groups of 16 full
+;   blocks, each group's GHASH stitched into the next group's AES rounds; then the tail — the
+;   bytes after the last whole group (0..255) as one group of up to four zmm under byte masks —
+;   and finally ONE aggregated GHASH over the F blocks still unhashed (the tail's, or the last
+;   whole group's when there is no tail) followed by the length block, with H^(F+1) .. H^1
+;   (F <= 16, so at most H^17 of the key's 32 powers), one reduction, one fold. A message of
+;   up to 255 bytes therefore costs one AES pass and one reduction (plus the AAD's).
+;   Extra registers: rbx len, r11 aad_len, r13 tag, r14 pending-group flag, r15 power base,
+;   rsi remaining tail bytes; [rbp+16..] stack arguments.
+
+; GH_M X, j, first: X times the powers at [r15 + 64j] (Karatsuba operands at +512) into LO/MI/HI
+%macro GH_M 3
+%if %3
+        vpclmulqdq zmm17, %1, [r15 + 64 * (%2)], 0x00
+        vpclmulqdq zmm19, %1, [r15 + 64 * (%2)], 0x11
+        vpshufd    zmm20, %1, 0x4e
+        vpxorq     zmm20, zmm20, %1
+        vpclmulqdq zmm18, zmm20, [r15 + 512 + 64 * (%2)], 0x00
+%else
+        vpclmulqdq zmm20, %1, [r15 + 64 * (%2)], 0x00
+        vpclmulqdq zmm21, %1, [r15 + 64 * (%2)], 0x11
+        vpxorq     zmm17, zmm17, zmm20
+        vpxorq     zmm19, zmm19, zmm21
+        vpshufd    zmm20, %1, 0x4e
+        vpxorq     zmm20, zmm20, %1
+        vpclmulqdq zmm20, zmm20, [r15 + 512 + 64 * (%2)], 0x00
+        vpxorq     zmm18, zmm18, zmm20
+%endif
+%endmacro
+
+; TAIL_AES nz: AES of the tail's nz counter zmm, stitching the pending group's GHASH if r14
+%macro TAIL_AES 1
+        test    r14d, r14d
+        jz      %%plain
+        AES_W   %1, 1
+        jmp     %%done
+%%plain:
+        AES_W   %1, 0
+%%done:
+%endmacro
+
+; WHOLE_BODY dec: everything after E_K(J0) and the AAD (see above)
+%macro WHOLE_BODY 1
+        xor     r14d, r14d                              ; no whole group pending yet
+        mov     r9, rbx
+        shr     r9, 4                                   ; full blocks
+        cmp     r9, 16
+        jb      %%tail
+        CTR_W
+%if %1
+        vmovdqu64 zmm8, [rcx]
+        vmovdqu64 zmm9, [rcx + 64]
+        vmovdqu64 zmm10, [rcx + 128]
+        vmovdqu64 zmm11, [rcx + 192]
+%endif
+        AES_W   4, 0
+%%xor_store:
+%if %1
+        vpxorq  zmm0, zmm0, zmm8
+        vpxorq  zmm1, zmm1, zmm9
+        vpxorq  zmm2, zmm2, zmm10
+        vpxorq  zmm3, zmm3, zmm11
+        vmovdqa64 zmm4, zmm8                            ; decrypt: hash the input
+        vmovdqa64 zmm5, zmm9
+        vmovdqa64 zmm6, zmm10
+        vmovdqa64 zmm7, zmm11
+%else
+        vpxorq  zmm0, zmm0, [rcx]
+        vpxorq  zmm1, zmm1, [rcx + 64]
+        vpxorq  zmm2, zmm2, [rcx + 128]
+        vpxorq  zmm3, zmm3, [rcx + 192]
+        vmovdqa64 zmm4, zmm0                            ; encrypt: hash the output
+        vmovdqa64 zmm5, zmm1
+        vmovdqa64 zmm6, zmm2
+        vmovdqa64 zmm7, zmm3
+%endif
+        vmovdqu64 [r8], zmm0
+        vmovdqu64 [r8 + 64], zmm1
+        vmovdqu64 [r8 + 128], zmm2
+        vmovdqu64 [r8 + 192], zmm3
+        mov     r14d, 1                                 ; this group's GHASH is pending
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+        cmp     r9, 16
+        jb      %%tail
+        CTR_W
+%if %1
+        vmovdqu64 zmm8, [rcx]                           ; load early: in may equal out
+        vmovdqu64 zmm9, [rcx + 64]
+        vmovdqu64 zmm10, [rcx + 128]
+        vmovdqu64 zmm11, [rcx + 192]
+%endif
+        AES_W   4, 1                                    ; with the pending group's GHASH
+        jmp     %%xor_store
+%%tail:
+        mov     esi, ebx
+        and     esi, 255                                ; bytes after the whole groups
+        jz      %%no_tail
+        ; byte masks of the tail's four 64-byte slices (k4..k7), counters, loads
+        mov     rdx, -1
+        mov     r10d, esi
+        bzhi    rax, rdx, r10                           ; bzhi saturates at 64
+        kmovq   k4, rax
+%assign _t 1
+%rep 3
+        xor     eax, eax
+        lea     r10d, [rsi - 64 * _t]
+        cmp     esi, 64 * _t
+        cmovbe  r10d, eax
+        bzhi    rax, rdx, r10
+%assign _kk 4 + _t
+        kmovq   k %+ _kk, rax
+%assign _t _t + 1
+%endrep
+        CTR_W                                           ; counters for up to 16 blocks
+        vmovdqu8 zmm8{k4}{z}, [rcx]                     ; input, zero past the end
+        vmovdqu8 zmm9{k5}{z}, [rcx + 64]
+        vmovdqu8 zmm10{k6}{z}, [rcx + 128]
+        vmovdqu8 zmm11{k7}{z}, [rcx + 192]
+        mov     eax, [rdi + KEY_ROUNDS]
+        cmp     esi, 128
+        ja      %%aes34
+        cmp     esi, 64
+        ja      %%aes2
+        TAIL_AES 1
+        jmp     %%aes_done
+%%aes2:
+        TAIL_AES 2
+        jmp     %%aes_done
+%%aes34:
+        cmp     esi, 192
+        ja      %%aes4
+        TAIL_AES 3
+        jmp     %%aes_done
+%%aes4:
+        TAIL_AES 4
+%%aes_done:
+%assign _t 0
+%rep 4
+%assign _kk 4 + _t
+%assign _dd 8 + _t
+%assign _gg 4 + _t
+        vmovdqu8 zmm %+ _t {k %+ _kk}{z}, zmm %+ _t    ; key stream on the message bytes only
+        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd        ; output, zero past the end
+        vmovdqu8 [r8 + 64 * _t]{k %+ _kk}, zmm %+ _t
+%if %1
+        vmovdqa64 zmm %+ _gg, zmm %+ _dd                ; decrypt: hash the input
+%else
+        vmovdqa64 zmm %+ _gg, zmm %+ _t                 ; encrypt: hash the output
+%endif
+%assign _t _t + 1
+%endrep
+        lea     r10d, [rsi + 15]
+        shr     r10d, 4                                 ; F = tail blocks (1..16)
+        vpxorq  zmm8, zmm8, zmm8
+        jmp     %%final
+%%no_tail:
+        mov     r10d, r14d
+        shl     r10d, 4                                 ; F = 16 if a whole group waits, else 0
+        vpxorq  zmm8, zmm8, zmm8
+        test    r14d, r14d
+        jnz     %%final
+        vpxorq  zmm4, zmm4, zmm4                        ; nothing to hash but the length block
+%%final:
+%endmacro
+
 global mbgcmi_vaes_gcm:function hidden
 mbgcmi_vaes_gcm:
         push    rbp
@@ -431,6 +594,8 @@ mbgcmi_vaes_gcm:
         push    rbx
         push    r12
         push    r13
+        push    r14
+        push    r15
         mov     r12, rsi                                ; j0
         mov     r10, rdx                                ; aad
         mov     r11, rcx                                ; aad_len
@@ -441,7 +606,7 @@ mbgcmi_vaes_gcm:
         mov     eax, [rdi + KEY_ROUNDS]
         SETUP
         vpxorq  xmm16, xmm16, xmm16
-        ; E_K(J0), kept in xmm15
+        ; E_K(J0), kept in xmm15 (an independent chain: it overlaps what follows)
         vmovdqu64 xmm0, [r12]
         AES_W   1, 0
         vmovdqa64 xmm15, xmm0
@@ -458,46 +623,82 @@ mbgcmi_vaes_gcm:
         vmovdqu8 xmm11{k1}{z}, [r10]
         GHASH1  xmm11
 .aad_done:
-        ; message: full blocks
         CTR_FROM [r12]
         vpaddd  zmm12, zmm12, [WADD1]                   ; lanes J0+1 .. J0+4
-        mov     r9, rbx
-        shr     r9, 4
+        mov     eax, [rdi + KEY_ROUNDS]
         cmp     dword [rbp + 32], 0
-        jne     .dec_loop
-        CTR_LOOP 0
-        jmp     .partial
-.dec_loop:
-        CTR_LOOP 1
-.partial:
-        mov     edx, ebx
-        and     edx, 15
-        jz      .lenblk
-        mov     r9d, 0xFFFF
-        bzhi    edx, r9d, edx
-        kmovw   k1, edx
-        vpshufb zmm0, zmm12, zmm13                      ; lane 0: the last counter
-        AES_W   1, 0
-        vmovdqu8 xmm11{k1}{z}, [rcx]                    ; input, zero past the end
-        vmovdqu8 xmm0{k1}{z}, xmm0                      ; key stream on those bytes only
-        vpxorq  xmm0, xmm0, xmm11                       ; output, zero past the end
-        vmovdqu8 [r8]{k1}, xmm0
-        cmp     dword [rbp + 32], 0
-        jne     .hash_in
-        vmovdqa64 xmm11, xmm0                           ; encrypt: hash the output
-.hash_in:
-        GHASH1  xmm11
-.lenblk:
+        jne     .dec
+        WHOLE_BODY 0
+        jmp     .final
+.dec:
+        WHOLE_BODY 1
+.final:
+        ; r10d = F blocks in zmm4.. (byte order, zero past F), then the length block at
+        ; position F: byte order [aad bits | message bits], into lane F%4 of zmm(4 + F/4)
         shl     rbx, 3                                  ; bit lengths: < 2^64 (validated)
         shl     r11, 3
-        vmovq   xmm11, rbx                              ; V form {len bits, aad bits}
-        vpinsrq xmm11, xmm11, r11, 1
-        vpshufb xmm11, xmm11, xmm13                     ; to byte order (GHASH1 reflects it)
-        GHASH1  xmm11
+        vmovq   xmm21, rbx
+        vpinsrq xmm21, xmm21, r11, 1                    ; V form {len bits, aad bits}
+        vpshufb xmm21, xmm21, xmm13                     ; byte order
+        vshufi64x2 zmm21, zmm21, zmm21, 0x00            ; in every lane
+        mov     ecx, r10d
+        and     ecx, 3
+        add     ecx, ecx
+        mov     eax, 3
+        shl     eax, cl
+        kmovw   k1, eax                                 ; qword mask of lane F%4
+        mov     eax, r10d
+        shr     eax, 2                                  ; zmm index F/4 (0..4)
+        cmp     eax, 2
+        ja      .l34
+        je      .l2
+        cmp     eax, 1
+        je      .l1
+        vpxorq  zmm4{k1}, zmm4, zmm21
+        jmp     .lplaced
+.l1:    vpxorq  zmm5{k1}, zmm5, zmm21
+        jmp     .lplaced
+.l2:    vpxorq  zmm6{k1}, zmm6, zmm21
+        jmp     .lplaced
+.l34:   cmp     eax, 3
+        jne     .l4
+        vpxorq  zmm7{k1}, zmm7, zmm21
+        jmp     .lplaced
+.l4:    vpxorq  zmm8{k1}, zmm8, zmm21
+.lplaced:
+        ; powers: position j gets H^(F+1-j); zmm k reads 64 bytes at HPOW(F+1-4k)
+        mov     r15d, 31
+        sub     r15d, r10d
+        shl     r15d, 4
+        add     r15, rdi
+        add     r15, KEY_HPOW                           ; = HPOW(F+1), a plain base register
+        vpshufb zmm4, zmm4, zmm13
+        vpxorq  zmm4, zmm4, zmm16                       ; S joins the first block
+        GH_M    zmm4, 0, 1
+        cmp     r10d, 4                                 ; zmm k is used when F >= 4k
+        jb      .hashed
+        vpshufb zmm5, zmm5, zmm13
+        GH_M    zmm5, 1, 0
+        cmp     r10d, 8
+        jb      .hashed
+        vpshufb zmm6, zmm6, zmm13
+        GH_M    zmm6, 2, 0
+        cmp     r10d, 12
+        jb      .hashed
+        vpshufb zmm7, zmm7, zmm13
+        GH_M    zmm7, 3, 0
+        cmp     r10d, 16
+        jb      .hashed
+        vpshufb zmm8, zmm8, zmm13
+        GH_M    zmm8, 4, 0
+.hashed:
+        GH_W_REDUCE
         vpshufb xmm16, xmm16, xmm13
         vpxorq  xmm16, xmm16, xmm15                     ; T = E_K(J0) ^ S
         vmovdqu64 [r13], xmm16
         CLEAR_ALL
+        pop     r15
+        pop     r14
         pop     r13
         pop     r12
         pop     rbx
