@@ -1,0 +1,135 @@
+/*
+ * cobble_internal.h — internal interfaces of the Cobblestone layer (cobble/) and its tests.
+ *
+ * Layering: cobble/ sits beside api/ and uses the public manager API (mbgcm_submit_burst) for
+ * every chunk; it reaches into mb/ only for the wipe/compare helpers and, on the failure path,
+ * for the incremental GCM core that tells "trailing data" from "modified" (kdf.c, diag.c).
+ *
+ * Files: kdf.c (HKDF-Expand with OpenSSL, commitment, per-chunk nonces), engine.c (runs of
+ * chunks through one manager; the thread pool), diag.c (classifying a failed chunk),
+ * oneshot.c (seal/open, lengths, raw mode), stream.c (sealer/opener), reader.c (random
+ * access), batch.c (same-key batch call), errors.c (status texts).
+ */
+#ifndef MBGCM_COBBLE_INTERNAL_H
+#define MBGCM_COBBLE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mbgcm.h"
+#include "mbgcm_cobble.h"
+#include "mbgcm_internal.h"
+
+#define MBGCMI_COB_CHUNK      MBGCM_COBBLE_CHUNK_LEN        /* 16384 */
+#define MBGCMI_COB_SCHUNK     MBGCM_COBBLE_SEALED_CHUNK_LEN /* 16400 */
+#define MBGCMI_COB_TAG        MBGCM_COBBLE_TAG_LEN          /* 16 */
+#define MBGCMI_COB_HDR        MBGCM_COBBLE_HEADER_LEN       /* 56 */
+#define MBGCMI_COB_SALT       MBGCM_COBBLE_SALT_LEN         /* 24 */
+#define MBGCMI_COB_COMMIT     MBGCM_COBBLE_COMMIT_LEN       /* 32 */
+#define MBGCMI_COB_MAXTHREADS 256
+/* Jobs per burst: a multiple of the four lanes, small enough for the stack (about 10 KB). */
+#define MBGCMI_COB_BURST 64
+
+/* The per-message secrets: the AES key (expanded) and the base nonce. */
+struct mbgcmi_cob_keys {
+    mbgcm_key key; /* 64-byte aligned by its type */
+    uint8_t nonce[12];
+    uint32_t key_len; /* 16 or 32 */
+};
+
+/* ---- kdf.c ------------------------------------------------------------------------------- */
+/* HKDF-Expand(PRK = |ikm| (key_len 16 or 32), info(salt, context)) into |okm| (key_len + 44
+   bytes: key || base_nonce || commitment). OpenSSL's EVP_KDF "HKDF" in expand-only mode when
+   the info fits the 1024 bytes every OpenSSL 3 accepts; longer contexts (or |force_hmac|, a
+   test hook) chain RFC 5869's T(i) = HMAC-SHA-512(PRK, T(i-1) || info || i) with EVP_MAC.
+   Returns MBGCM_OK, MBGCM_ERR_NOMEM or MBGCM_ERR_LIBCRYPTO. */
+int mbgcmi_cob_derive(const uint8_t *ikm, size_t key_len, const uint8_t salt[24],
+                      const uint8_t *context, size_t context_len, int force_hmac, uint8_t *okm);
+/* Derive and expand: keys from (ikm, salt, context); the commitment goes to |commit|.
+   Returns as mbgcmi_cob_derive. */
+int mbgcmi_cob_setup(struct mbgcmi_cob_keys *k, const uint8_t *ikm, size_t key_len,
+                     const uint8_t salt[24], const uint8_t *context, size_t context_len,
+                     uint8_t commit[32]);
+/* Raw mode: keys given directly. */
+void mbgcmi_cob_setup_raw(struct mbgcmi_cob_keys *k, const uint8_t *aes_key, size_t key_len,
+                          const uint8_t nonce[12]);
+void mbgcmi_cob_keys_wipe(struct mbgcmi_cob_keys *k);
+/* nonce of chunk |index|: base XOR index as a 96-bit big-endian integer */
+void mbgcmi_cob_nonce(const uint8_t base[12], uint64_t index, uint8_t out[12]);
+/* 24 random bytes from RAND_bytes: MBGCM_OK or MBGCM_ERR_LIBCRYPTO. */
+int mbgcmi_cob_salt(uint8_t salt[24]);
+
+/* ---- engine.c ------------------------------------------------------------------------------ */
+/* A run of consecutive chunks at fixed strides: chunk i (0 <= i < n) has index index0 + i,
+   input at src + i*src_stride, output at dst + i*dst_stride, and CHUNK plaintext bytes except
+   the last (last_len). The tag follows the ciphertext: at dst + len when encrypting, read at
+   src + len when decrypting. */
+struct mbgcmi_cob_run {
+    int dir; /* MBGCM_ENCRYPT or MBGCM_DECRYPT */
+    uint64_t index0;
+    size_t n;
+    const uint8_t *src;
+    size_t src_stride;
+    uint8_t *dst;
+    size_t dst_stride;
+    size_t last_len;
+};
+
+/* Worker set: the calling thread (worker 0) and threads-1 pthreads, each with its own
+   manager, sleeping between runs. Nothing mutable is shared but the hand-off fields under the
+   pool's mutex. */
+struct mbgcmi_cob_pool;
+/* Create from |opts| (NULL: one worker, a new manager). |max_chunks| (0: unknown) is the
+   longest run the pool will see: no more threads are started than such a run can use.
+   Returns MBGCM_OK, MBGCM_ERR_INVALID (threads > 256), MBGCM_ERR_NOMEM,
+   MBGCM_ERR_UNSUPPORTED (arch). */
+int mbgcmi_cob_pool_new(struct mbgcmi_cob_pool **out, const mbgcm_cobble_opts *opts,
+                        uint64_t max_chunks);
+void mbgcmi_cob_pool_free(struct mbgcmi_cob_pool *p);
+/* Arch the managers run (enum mbgcmi_arch). */
+int mbgcmi_cob_pool_arch(const struct mbgcmi_cob_pool *p);
+/* Run |r| split over the workers (each gets at least MBGCM_COBBLE_THREAD_MIN_CHUNKS chunks).
+   Returns MBGCM_OK, or the status of the lowest failing chunk (MBGCM_ERR_AUTH for a decrypt
+   whose tag failed: its output is zero) with *bad set to its position i in the run. A worker
+   stops after the burst in which its first failure happened; outputs of other chunks may or
+   may not have been written. */
+int mbgcmi_cob_pool_run(struct mbgcmi_cob_pool *p, const struct mbgcmi_cob_keys *k,
+                        const struct mbgcmi_cob_run *r, size_t *bad);
+/* The same on one manager, calling thread only. */
+int mbgcmi_cob_run_mgr(mbgcm_mgr *m, const struct mbgcmi_cob_keys *k,
+                       const struct mbgcmi_cob_run *r, size_t first, size_t count, size_t *bad);
+
+/* ---- diag.c -------------------------------------------------------------------------------- */
+/* A chunk at |index| failed authentication; its sealed bytes are region[0 .. len) (16400 for a
+   full-size chunk, or the final chunk's bytes). Returns MBGCM_ERR_TRAILING when some proper
+   prefix of 16 .. min(len - 1, 16399) bytes authenticates as chunk |index| (the message ended
+   there and more bytes follow), else MBGCM_ERR_AUTH. One pass over the region with the
+   incremental GCM core of |arch| (a tag per candidate length). */
+int mbgcmi_cob_classify(int arch, const struct mbgcmi_cob_keys *k, uint64_t index,
+                        const uint8_t *region, size_t len);
+
+/* ---- shared helpers -------------------------------------------------------------------------- */
+/* p + off without forming NULL + 0 (undefined in C). */
+static inline const uint8_t *mbgcmi_cob_at(const uint8_t *p, size_t off)
+{
+    return off ? p + off : p;
+}
+static inline uint8_t *mbgcmi_cob_atw(uint8_t *p, size_t off)
+{
+    return off ? p + off : p;
+}
+/* Structure of a sealed body (after the header) of |body| bytes: whole chunks and the bytes
+   after them. */
+static inline void mbgcmi_cob_split(size_t body, size_t *nfull, size_t *rem)
+{
+    *nfull = body / MBGCMI_COB_SCHUNK;
+    *rem = body % MBGCMI_COB_SCHUNK;
+}
+/* Validate opts (NULL allowed). */
+int mbgcmi_cob_opts_ok(const mbgcm_cobble_opts *opts);
+
+/* Test hooks (internal): move a streaming object's next chunk index, e.g. next to 2^38. */
+void mbgcmi_cob_sealer_set_index(mbgcm_cobble_sealer *s, uint64_t index);
+void mbgcmi_cob_opener_set_index(mbgcm_cobble_opener *o, uint64_t index);
+
+#endif /* MBGCM_COBBLE_INTERNAL_H */
