@@ -587,6 +587,56 @@ mbgcmi_vaes_ctr_dec:
 %%final:
 %endmacro
 
+; int mbgcmi_vaes_gcm12(const key *k, const uint8_t iv[12], const uint8_t *aad, size_t aad_len,
+;                       const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+;                       size_t tag_len_dec);
+;   The one-shot operation for a 12-byte IV: J0 = IV || 00 00 00 01 built here, then as
+;   mbgcmi_vaes_gcm, and the tag handled here too: tag_len_dec = tag_len | (decrypt << 8).
+;   Encrypt: the first tag_len bytes of T are stored to tag (a masked store); returns 0.
+;   Decrypt: the expected tag (tag_len bytes at tag) is read before anything is written (it
+;   may live inside out), compared with T in constant time; returns 0 if equal, 1 if not (the
+;   caller then zeroes out). No tag or J0 bytes are left in memory the caller can see.
+global mbgcmi_vaes_gcm12:function hidden
+mbgcmi_vaes_gcm12:
+        push    rbp
+        mov     rbp, rsp
+        push    rbx
+        push    r12
+        push    r13
+        push    r14
+        push    r15
+        sub     rsp, 40                                 ; [rsp] J0, [rsp+16] decrypt, [rsp+24] mode
+        and     rsp, -16
+        mov     eax, 0x0FFF
+        kmovw   k1, eax
+        vmovdqu8 xmm0{k1}{z}, [rsi]                     ; IV
+        mov     eax, 0x01000000
+        vpinsrd xmm0, xmm0, eax, 3                      ; J0 = IV || 00 00 00 01
+        vmovdqa64 [rsp], xmm0                           ; one 16-byte store: forwards to the loads
+        mov     r12, rsp
+        mov     rax, [rbp + 32]                         ; tag_len | decrypt << 8
+        mov     r14, rax
+        movzx   eax, al
+        mov     r15d, 0xFFFF
+        bzhi    eax, r15d, eax
+        kmovw   k2, eax                                 ; tag bytes
+        mov     r13, [rbp + 24]                         ; tag
+        vmovdqu8 xmm23{k2}{z}, [r13]                    ; expected tag (decrypt), read first
+        xor     r15d, r15d
+        bt      r14d, 8
+        setc    r15b
+        mov     [rsp + 16], r15
+        mov     r10, rdx                                ; aad
+        mov     r11, rcx                                ; aad_len
+        mov     rcx, r8                                 ; in
+        mov     rbx, r9                                 ; len
+        mov     r8, [rbp + 16]                          ; out
+        mov     eax, [rdi + KEY_ROUNDS]
+        SETUP
+        vpxorq  xmm16, xmm16, xmm16
+        mov     r14d, 1                                 ; mode: tag handled here
+        jmp     mbgcmi_vaes_gcm.common
+
 global mbgcmi_vaes_gcm:function hidden
 mbgcmi_vaes_gcm:
         push    rbp
@@ -596,6 +646,8 @@ mbgcmi_vaes_gcm:
         push    r13
         push    r14
         push    r15
+        sub     rsp, 40
+        and     rsp, -16
         mov     r12, rsi                                ; j0
         mov     r10, rdx                                ; aad
         mov     r11, rcx                                ; aad_len
@@ -603,11 +655,17 @@ mbgcmi_vaes_gcm:
         mov     rbx, r9                                 ; len
         mov     r8, [rbp + 16]                          ; out
         mov     r13, [rbp + 24]                         ; tag
+        mov     eax, [rbp + 32]
+        mov     [rsp + 16], rax                         ; decrypt flag
         mov     eax, [rdi + KEY_ROUNDS]
         SETUP
         vpxorq  xmm16, xmm16, xmm16
+        xor     r14d, r14d                              ; mode: full tag to tag[16]
+.common:
+        mov     [rsp + 24], r14                         ; (r14 is reused below)
         ; E_K(J0), kept in xmm15 (an independent chain: it overlaps what follows)
         vmovdqu64 xmm0, [r12]
+        mov     eax, [rdi + KEY_ROUNDS]
         AES_W   1, 0
         vmovdqa64 xmm15, xmm0
         ; AAD
@@ -626,7 +684,7 @@ mbgcmi_vaes_gcm:
         CTR_FROM [r12]
         vpaddd  zmm12, zmm12, [WADD1]                   ; lanes J0+1 .. J0+4
         mov     eax, [rdi + KEY_ROUNDS]
-        cmp     dword [rbp + 32], 0
+        cmp     dword [rsp + 16], 0
         jne     .dec
         WHOLE_BODY 0
         jmp     .final
@@ -695,8 +753,26 @@ mbgcmi_vaes_gcm:
         GH_W_REDUCE
         vpshufb xmm16, xmm16, xmm13
         vpxorq  xmm16, xmm16, xmm15                     ; T = E_K(J0) ^ S
-        vmovdqu64 [r13], xmm16
+        xor     eax, eax
+        cmp     dword [rsp + 24], 0
+        jne     .tag12
+        vmovdqu64 [r13], xmm16                          ; full tag for the caller
+        jmp     .out
+.tag12:
+        cmp     dword [rsp + 16], 0
+        jne     .check
+        vmovdqu8 [r13]{k2}, xmm16                       ; tag_len bytes
+        jmp     .out
+.check:
+        vpcmpeqb k3, xmm16, xmm23                       ; all 16 bytes, no early exit
+        kandnw  k3, k3, k2                              ; counted bytes that differ
+        kortestw k3, k3
+        setnz   al                                      ; 1: the tag failed
+.out:
+        vpxord  xmm23, xmm23, xmm23
+        vmovdqa64 [rsp], xmm23                          ; wipe the J0 slot
         CLEAR_ALL
+        lea     rsp, [rbp - 40]
         pop     r15
         pop     r14
         pop     r13

@@ -102,6 +102,7 @@ const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_vaes512 = {
     .ctr_enc = mbgcmi_vaes_ctr_enc,
     .ctr_dec = mbgcmi_vaes_ctr_dec,
     .whole = mbgcmi_vaes_gcm,
+    .whole12 = mbgcmi_vaes_gcm12,
 };
 #endif
 
@@ -233,6 +234,16 @@ int mbgcmi_gcm_oneshot(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key
                        const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                        size_t tag_len, int decrypt)
 {
+    if (iv_len == 12 && ops->whole12 != NULL) { /* one call does it all, tag included */
+        const int fail = ops->whole12(k, iv, aad, aad_len, in, len, out, tag,
+                                      tag_len | (size_t)(decrypt ? 1u << 8 : 0));
+        MBGCMI_DECLASSIFY(&fail, sizeof fail); /* the authentication outcome is public */
+        if (fail) {
+            mbgcmi_wipe(out, len); /* never release unauthenticated plaintext */
+            return MBGCM_ERR_AUTH;
+        }
+        return MBGCM_OK;
+    }
     uint8_t j0[16], t[16], expect[16];
     if (decrypt) {
         memcpy(expect, tag, tag_len); /* before |out| is written: the tag may live inside it */
@@ -251,5 +262,8 @@ int mbgcmi_gcm_oneshot(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key
     }
     mbgcmi_wipe(t, sizeof t);
     mbgcmi_wipe(j0, sizeof j0);
+    if (ops == &mbgcmi_gcm_ops_generic) {
+        mbgcmi_burn_stack(); /* compiler spills of the portable kernels */
+    }
     return st;
 }

@@ -95,6 +95,12 @@ static inline int mbgcmi_tag_len_ok(size_t t)
  * ------------------------------------------------------------------------------------------- */
 /* Zero |n| bytes at |p| with a store the compiler may not remove. */
 void mbgcmi_wipe(void *p, size_t n);
+/* Zero MBGCMI_BURN_STACK bytes of stack right below the caller's frame, where the functions it
+   called had theirs: the portable C paths call it after a step, because the compiler may keep
+   key stream or hash-key values in spill slots that no named buffer covers (found by
+   test/test_zeroize.c's stack scan; the asm kernels clear their own frames). */
+#define MBGCMI_BURN_STACK 4096
+void mbgcmi_burn_stack(void);
 /* Constant-time equality of |n| bytes: 1 if equal, 0 otherwise; no data-dependent branch.
    The result is public (declassified). */
 int mbgcmi_ct_equal(const void *a, const void *b, size_t n);
@@ -264,6 +270,12 @@ struct mbgcmi_gcm_ops {
     void (*whole)(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
                   size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16],
                   int decrypt);
+    /* Optional: the whole one-shot operation for a 12-byte IV, tag included: encrypt writes
+       tag_len bytes; decrypt reads tag_len bytes first and returns 1 when they do not match
+       (the caller zeroes out). tag_len_dec = tag_len | decrypt << 8. */
+    int (*whole12)(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
+                   size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                   size_t tag_len_dec);
 };
 
 extern const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_generic;
@@ -389,6 +401,9 @@ void mbgcmi_vaes_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s
 void mbgcmi_vaes_gcm(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
                      uint8_t tag[16], int decrypt);
+int mbgcmi_vaes_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
+                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                      size_t tag_len_dec);
 #endif
 
 #ifdef __cplusplus
