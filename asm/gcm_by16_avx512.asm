@@ -461,6 +461,40 @@ mbgcmi_vaes_ctr_dec:
 %%done:
 %endmacro
 
+; TAIL_IO nz, dec: the tail's nz slices: masked loads (zero past the end), AES (stitching the
+; pending group's GHASH), key stream kept to the message bytes, masked stores, and the GHASH
+; input in zmm4..: the output when encrypting, the input when decrypting; zero beyond nz
+%macro TAIL_IO 2
+%assign _t 0
+%rep %1
+%assign _kk 4 + _t
+%assign _dd 8 + _t
+        vmovdqu8 zmm %+ _dd {k %+ _kk}{z}, [rcx + 64 * _t]
+%assign _t _t + 1
+%endrep
+        TAIL_AES %1
+%assign _t 0
+%rep %1
+%assign _kk 4 + _t
+%assign _dd 8 + _t
+%assign _gg 4 + _t
+        vmovdqu8 zmm %+ _t {k %+ _kk}{z}, zmm %+ _t    ; key stream on the message bytes only
+        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd        ; output, zero past the end
+        vmovdqu8 [r8 + 64 * _t]{k %+ _kk}, zmm %+ _t
+%if %2
+        vmovdqa64 zmm %+ _gg, zmm %+ _dd                ; decrypt: hash the input
+%else
+        vmovdqa64 zmm %+ _gg, zmm %+ _t                 ; encrypt: hash the output
+%endif
+%assign _t _t + 1
+%endrep
+%rep 4 - (%1)
+%assign _gg 4 + _t
+        vpxorq  zmm %+ _gg, zmm %+ _gg, zmm %+ _gg
+%assign _t _t + 1
+%endrep
+%endmacro
+
 ; WHOLE_BODY dec: everything after E_K(J0) and the AAD (see above)
 %macro WHOLE_BODY 1
         xor     r14d, r14d                              ; no whole group pending yet
@@ -536,43 +570,26 @@ mbgcmi_vaes_ctr_dec:
 %assign _t _t + 1
 %endrep
         CTR_W                                           ; counters for up to 16 blocks
-        vmovdqu8 zmm8{k4}{z}, [rcx]                     ; input, zero past the end
-        vmovdqu8 zmm9{k5}{z}, [rcx + 64]
-        vmovdqu8 zmm10{k6}{z}, [rcx + 128]
-        vmovdqu8 zmm11{k7}{z}, [rcx + 192]
         mov     eax, [rdi + KEY_ROUNDS]
+        ; only the 64-byte slices that hold message bytes are loaded and stored: a masked
+        ; access with an empty mask still costs a cache access here
         cmp     esi, 128
-        ja      %%aes34
+        ja      %%io34
         cmp     esi, 64
-        ja      %%aes2
-        TAIL_AES 1
-        jmp     %%aes_done
-%%aes2:
-        TAIL_AES 2
-        jmp     %%aes_done
-%%aes34:
+        ja      %%io2
+        TAIL_IO 1, %1
+        jmp     %%io_done
+%%io2:
+        TAIL_IO 2, %1
+        jmp     %%io_done
+%%io34:
         cmp     esi, 192
-        ja      %%aes4
-        TAIL_AES 3
-        jmp     %%aes_done
-%%aes4:
-        TAIL_AES 4
-%%aes_done:
-%assign _t 0
-%rep 4
-%assign _kk 4 + _t
-%assign _dd 8 + _t
-%assign _gg 4 + _t
-        vmovdqu8 zmm %+ _t {k %+ _kk}{z}, zmm %+ _t    ; key stream on the message bytes only
-        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd        ; output, zero past the end
-        vmovdqu8 [r8 + 64 * _t]{k %+ _kk}, zmm %+ _t
-%if %1
-        vmovdqa64 zmm %+ _gg, zmm %+ _dd                ; decrypt: hash the input
-%else
-        vmovdqa64 zmm %+ _gg, zmm %+ _t                 ; encrypt: hash the output
-%endif
-%assign _t _t + 1
-%endrep
+        ja      %%io4
+        TAIL_IO 3, %1
+        jmp     %%io_done
+%%io4:
+        TAIL_IO 4, %1
+%%io_done:
         lea     r10d, [rsi + 15]
         shr     r10d, 4                                 ; F = tail blocks (1..16)
         vpxorq  zmm8, zmm8, zmm8
@@ -663,6 +680,32 @@ mbgcmi_vaes_gcm:
         xor     r14d, r14d                              ; mode: full tag to tag[16]
 .common:
         mov     [rsp + 24], r14                         ; (r14 is reused below)
+        ; the final GHASH reads H^(F+1) .. H^1 at HPOW(F+1) (F = the tail's blocks, or 16
+        ; when the message ends on a 256-byte boundary): fetch those lines now, so that a
+        ; key not in L1 (many keys in turn) costs no miss on the critical path at the end
+        mov     eax, ebx
+        and     eax, 255
+        add     eax, 15
+        shr     eax, 4                                  ; tail blocks
+        mov     r15d, 16
+        test    rbx, rbx
+        cmovz   r15d, eax                               ; len 0: F = 0
+        test    eax, eax
+        cmovnz  r15d, eax                               ; a tail: F = its blocks
+        mov     eax, 31
+        sub     eax, r15d
+        shl     eax, 4
+        add     rax, rdi
+        prefetcht0 [rax + KEY_HPOW]
+        prefetcht0 [rax + KEY_HPOW + 64]
+        prefetcht0 [rax + KEY_HPOW + 128]
+        prefetcht0 [rax + KEY_HPOW + 192]
+        prefetcht0 [rax + KEY_HPOW + 256]
+        prefetcht0 [rax + KEY_HPOW + 512]
+        prefetcht0 [rax + KEY_HPOW + 576]
+        prefetcht0 [rax + KEY_HPOW + 640]
+        prefetcht0 [rax + KEY_HPOW + 704]
+        prefetcht0 [rax + KEY_HPOW + 768]
         ; E_K(J0), kept in xmm15 (an independent chain: it overlaps what follows)
         vmovdqu64 xmm0, [r12]
         mov     eax, [rdi + KEY_ROUNDS]
