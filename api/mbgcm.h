@@ -324,8 +324,8 @@ typedef struct mbgcm_job {
        dst_sgl: when not NULL the output goes to these dst_nseg segments and dst must be NULL.
        Each list's lengths must add up to len. src_sgl == dst_sgl (the same array) is in-place;
        otherwise no source byte may share memory with a destination byte except when a source
-       segment and a destination segment are the same buffer (same ptr and len). On a failed
-       tag every destination segment is zeroed. */
+       segment and a destination segment are the same buffer (same ptr and len) at the same
+       offset of the message. On a failed tag every destination segment is zeroed. */
     const mbgcm_seg *src_sgl;
     const mbgcm_seg *dst_sgl;
     uint32_t         src_nseg; /* 1 .. MBGCM_MAX_SEGS when src_sgl is set */

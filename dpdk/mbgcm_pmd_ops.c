@@ -188,6 +188,20 @@ mbgcm_tag_len_ok(unsigned int n)
     return n == 4 || n == 8 || (n >= 12 && n <= 16);
 }
 
+/* 1 when the |n| bytes differ: OR of XORs over all of them, no early exit (memcmp's time
+   would tell how many leading bytes of a new key match the cached one). Only the outcome,
+   "same key as the previous sessionless op or not", is public. */
+static int
+mbgcm_pmd_key_differs(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    uint8_t d = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        d |= a[i] ^ b[i];
+    return d != 0;
+}
+
 int
 mbgcm_pmd_session_parse(struct mbgcm_pmd_session *s, const struct rte_crypto_sym_xform *xf,
                         int sessionless)
@@ -211,7 +225,7 @@ mbgcm_pmd_session_parse(struct mbgcm_pmd_session *s, const struct rte_crypto_sym
         return -EINVAL;
     /* A sessionless scratch session keeps its expansion while the raw key stays the same. */
     if (!sessionless || s->magic != MBGCM_PMD_SESSION_MAGIC || s->key_len != a->key.length ||
-        memcmp(s->raw_key, a->key.data, a->key.length) != 0) {
+        mbgcm_pmd_key_differs(s->raw_key, a->key.data, a->key.length)) {
         s->magic = 0;
         if (mbgcm_key_init(&s->key, a->key.data, a->key.length) != MBGCM_OK)
             return -EINVAL;

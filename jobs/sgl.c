@@ -56,18 +56,22 @@ int mbgcmi_check_sgl_job(const mbgcm_job *job)
         return MBGCM_OK; /* the same list: in place */
     }
     /* no source byte may share memory with a destination byte, unless the two segments are
-       the same buffer (in place segment by segment) */
+       the same buffer at the same position of the message (in place segment by segment; the
+       same buffer at another position would be overwritten before it is read) */
     const mbgcm_seg one_src = {(uint8_t *)(uintptr_t)job->src, len};
     const mbgcm_seg one_dst = {job->dst, len};
     const mbgcm_seg *sl = job->src_sgl ? job->src_sgl : &one_src;
     const mbgcm_seg *dl = job->dst_sgl ? job->dst_sgl : &one_dst;
     const uint32_t sn = job->src_sgl ? job->src_nseg : 1, dn = job->dst_sgl ? job->dst_nseg : 1;
-    for (uint32_t i = 0; i < sn; i++) {
+    size_t soff = 0; /* message offset of source segment i (lengths checked above: no wrap) */
+    for (uint32_t i = 0; i < sn; soff += sl[i].len, i++) {
         if (sl[i].len == 0) {
             continue;
         }
-        for (uint32_t j = 0; j < dn; j++) {
-            if (dl[j].len == 0 || (sl[i].ptr == dl[j].ptr && sl[i].len == dl[j].len)) {
+        size_t doff = 0;
+        for (uint32_t j = 0; j < dn; doff += dl[j].len, j++) {
+            if (dl[j].len == 0 ||
+                (sl[i].ptr == dl[j].ptr && sl[i].len == dl[j].len && soff == doff)) {
                 continue;
             }
             if (mbgcmi_overlap(sl[i].ptr, sl[i].len, dl[j].ptr, dl[j].len)) {

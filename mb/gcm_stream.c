@@ -31,6 +31,9 @@ void mbgcmi_stream_init(struct mbgcmi_stream *c, const struct mbgcmi_gcm_ops *op
     c->aad_len = aad_len;
     mbgcmi_wipe(j0, sizeof j0);
     mbgcmi_wipe(pad, sizeof pad);
+    if (ops == &mbgcmi_gcm_ops_generic) {
+        mbgcmi_burn_stack(); /* compiler spills of the portable kernels */
+    }
 }
 
 void mbgcmi_stream_update(struct mbgcmi_stream *c, const uint8_t *in, size_t len, uint8_t *out)
@@ -69,6 +72,9 @@ void mbgcmi_stream_update(struct mbgcmi_stream *c, const uint8_t *in, size_t len
         }
         c->used = (uint32_t)rem;
     }
+    if (c->ops == &mbgcmi_gcm_ops_generic) {
+        mbgcmi_burn_stack();
+    }
 }
 
 void mbgcmi_stream_tag(struct mbgcmi_stream *c, uint8_t t[16])
@@ -83,5 +89,9 @@ void mbgcmi_stream_tag(struct mbgcmi_stream *c, uint8_t t[16])
     for (int i = 0; i < 16; i++) {
         t[i] ^= c->ek0[i];
     }
+    const int generic = c->ops == &mbgcmi_gcm_ops_generic;
     mbgcmi_wipe(c, sizeof *c);
+    if (generic) {
+        mbgcmi_burn_stack();
+    }
 }

@@ -3,7 +3,12 @@
 #   setup (Debian packages) -> for each build: configure, build, ctest
 # Builds: release (NASM kernels, -O2, plus the DPDK PMD crypto_mbgcm and its tests),
 #         asan (ASan+UBSan, randomized counts scaled down),
-#         portable (MBGCM_USE_NASM=OFF: the generic C path only, as on non-x86 targets).
+#         portable (MBGCM_USE_NASM=OFF: the generic C path only, as on non-x86 targets),
+#         and the hardening checks (issue 9, docs/security.md): ctcheck (objdump/data-flow
+#         check of every NASM kernel, with its planted-violation self-test), ctgrind (valgrind
+#         memcheck with secrets undefined: generic and aesni paths and all C code), fuzz
+#         (libFuzzer harnesses, clang + ASan/UBSan, fixed -seed/-runs from test/fuzz/corpus),
+#         tsan (ThreadSanitizer, clang: threads x managers sharing keys).
 # Options: --only NAME[,NAME]  run only these builds; -j N parallel jobs (default: nproc).
 # Every stage prints its wall time; the script fails on the first failing stage.
 set -euo pipefail
@@ -15,7 +20,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --only) ONLY="$2"; shift 2 ;;
     -j) JOBS="$2"; shift 2 ;;
-    *) echo "usage: $0 [--only release,asan,portable] [-j N]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--only release,asan,portable,ctcheck,ctgrind,fuzz,tsan] [-j N]" >&2
+       exit 2 ;;
   esac
 done
 
@@ -52,6 +58,29 @@ want release && run_build release -DMBGCM_DPDK=ON
 want asan && run_build asan -DMBGCM_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DMBGCM_DPDK=OFF
 want portable && run_build portable -DMBGCM_USE_NASM=OFF -DMBGCM_DPDK=OFF
+
+# ---- hardening checks (issue 9) -----------------------------------------------------------
+# Each builds only what it runs, in its own directory.
+run_check() { # NAME "targets" "ctest args" cmake-args...
+  local name="$1" targets="$2" cargs="$3"; shift 3
+  local dir="$ROOT/build-test-$name"
+  stage "$name: configure" cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release \
+    -DMBGCM_BUILD_PERF=OFF -DMBGCM_DPDK=OFF "$@"
+  # shellcheck disable=SC2086
+  stage "$name: build" cmake --build "$dir" -j "$JOBS" --target $targets
+  # shellcheck disable=SC2086
+  stage "$name: ctest" ctest --test-dir "$dir" --output-on-failure -j "$JOBS" --timeout 1500 $cargs
+}
+want ctcheck && stage "ctcheck: kernels" scripts/ct-check.sh --self-test
+want ctgrind && run_check ctgrind test_ct_ctgrind "-L ctgrind -V" -DMBGCM_CTGRIND=ON
+# (fuzz_dpdk reuses the release build's DPDK driver headers when they are there)
+want fuzz && run_check fuzz fuzzers "-L fuzz -V" \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBGCM_FUZZ=ON \
+  "-DMBGCM_SANITIZE=address,undefined,fuzzer-no-link" \
+  "-DMBGCM_FUZZ_DPDK_SDK=$([ -f "$ROOT/build-test-release/dpdk/sdk/include/cryptodev_pmd.h" ] &&
+                           echo "$ROOT/build-test-release/dpdk/sdk")"
+want tsan && MBGCM_THREADS_REPS=40 run_check tsan test_threads "-L tsan -V" \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBGCM_SANITIZE=thread
 
 echo "=== summary"
 printf '%s\n' "${SUMMARY[@]}"
