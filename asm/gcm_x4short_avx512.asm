@@ -26,6 +26,7 @@
 ;
 ; Register plan
 ;   rsi b            r8-r11 job pointers of lanes 0..3     r12-r15 their key pointers
+;   edi busy-lane mask (after the batch pointer moved to rsi)
 ;   zmm0        B0: J0 -> E_K(J0) -> T          zmm1..zmm8  B1..Bn: counters -> key stream -> output
 ;   zmm9..zmm16 D0..D7: message blocks -> GHASH input      zmm17 A: AAD block
 ;   zmm18 BSWAP   zmm19 POLY   zmm20-22 LO/MI/HI   zmm23 scratch (and parked VAESENCLAST)
