@@ -4,10 +4,11 @@
  *
  *   --vdev 'crypto_mbgcm0[,max_nb_queue_pairs=N][,socket_id=S][,flush_timeout_us=T]'
  *
- * flush_timeout_us = 0 (default): dequeue flushes the manager when it would otherwise return
- * nothing while jobs are pending, so every op comes back on the next dequeue. T > 0: dequeue
- * only polls; a job waits at most about T us (while the application keeps calling dequeue)
- * for its lanes to fill. An enqueue of zero ops always flushes.
+ * flush_timeout_us = 0 (default): batch mode, the jobs of an enqueue call run with mbgcm's
+ * burst API before it returns, so every op comes back on the next dequeue. T > 0: ring mode,
+ * jobs wait in the manager's lanes across enqueue calls; dequeue only polls, a job waits at
+ * most about T us (while the application keeps calling dequeue) for its lanes to fill, and an
+ * enqueue of zero ops flushes.
  */
 #include <errno.h>
 #include <inttypes.h>

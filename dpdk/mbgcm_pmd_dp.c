@@ -1,10 +1,13 @@
 /*
  * mbgcm_pmd_dp.c — crypto_mbgcm datapath: rte_crypto_op to mbgcm_job and back.
  *
- * Enqueue gives each op the next queue-pair slot and, for an op with a session, fills a ring
- * job of the queue pair's manager (mbgcm_get_next_job / mbgcm_submit_job): linear data as
- * src/dst, chained mbufs as segment lists (src_sgl/dst_sgl) built in the queue pair's FIFO
- * arena, starting at aead.data.offset. Three kinds of op are finished at enqueue instead:
+ * Enqueue gives each op the next queue-pair slot and, for an op with a session, fills a job:
+ * linear data as src/dst, chained mbufs as segment lists (src_sgl/dst_sgl) built in the queue
+ * pair's FIFO arena, starting at aead.data.offset. Batch mode (flush_timeout_us=0, the
+ * default): the jobs of one enqueue call are gathered in the queue pair's batch[] and run by
+ * mbgcm_submit_burst before enqueue returns. Ring mode (a timeout): each job is a ring job of
+ * the queue pair's manager (mbgcm_get_next_job / mbgcm_submit_job), completed when its lanes
+ * fill, the timeout expires (dequeue polls) or a zero-length enqueue flushes. Three kinds of op are finished at enqueue instead:
  * bad ops (error status), sessionless ops (the scratch session and mbgcm's one-shot or
  * incremental calls), and chains of more than MBGCM_MAX_SEGS segments (mbgcm_ctx_* over the
  * segments). Dequeue collects the jobs the manager has finished and returns slots from the
@@ -56,6 +59,20 @@ mbgcm_pmd_qp_flush(struct mbgcm_pmd_qp *qp)
 
     while (qp->in_mgr != 0 && (job = mbgcm_flush_job(qp->mgr)) != NULL)
         mbgcm_pmd_job_done(qp, job);
+}
+
+/* Batch mode: run the gathered jobs with the burst API; their ops are done. */
+static void
+mbgcm_pmd_batch_run(struct mbgcm_pmd_qp *qp)
+{
+    uint32_t i, n = qp->nbatch;
+
+    if (n == 0)
+        return;
+    (void)mbgcm_submit_burst(qp->mgr, qp->batch, n);
+    for (i = 0; i < n; i++)
+        mbgcm_pmd_job_done(qp, &qp->batch[i]);
+    qp->nbatch = 0;
 }
 
 /* ---- mbuf chains -------------------------------------------------------------------------- */
@@ -297,7 +314,7 @@ mbgcm_pmd_enqueue_one(struct mbgcm_pmd_qp *qp, struct rte_crypto_op *op)
         goto taken;
     }
 
-    job = mbgcm_get_next_job(qp->mgr);
+    job = qp->timeout_ns == 0 ? &qp->batch[qp->nbatch] : mbgcm_get_next_job(qp->mgr);
     job->src = NULL;
     job->dst = NULL;
     job->src_sgl = NULL;
@@ -349,6 +366,11 @@ mbgcm_pmd_enqueue_one(struct mbgcm_pmd_qp *qp, struct rte_crypto_op *op)
     sl->seg_end = qp->seg_head;
     qp->head++;
     qp->in_mgr++;
+    if (qp->timeout_ns == 0) {
+        if (++qp->nbatch == MBGCM_PMD_BATCH)
+            mbgcm_pmd_batch_run(qp);
+        return 0;
+    }
     for (ret = mbgcm_submit_job(qp->mgr); ret != NULL; ret = mbgcm_get_completed_job(qp->mgr))
         mbgcm_pmd_job_done(qp, ret);
     return 0;
@@ -374,6 +396,7 @@ mbgcm_pmd_enqueue_burst(void *qpv, struct rte_crypto_op **ops, uint16_t nb_ops)
     for (i = 0; i < n; i++)
         if (unlikely(mbgcm_pmd_enqueue_one(qp, ops[i]) != 0))
             break;
+    mbgcm_pmd_batch_run(qp); /* batch mode: every op taken is done now */
     qp->stats.enqueued_count += i;
     qp->stats.enqueue_err_count += nb_ops - i;
     return (uint16_t)i;
@@ -407,17 +430,10 @@ mbgcm_pmd_dequeue_burst(void *qpv, struct rte_crypto_op **ops, uint16_t nb_ops)
 {
     struct mbgcm_pmd_qp *qp = qpv;
     mbgcm_job *job;
-    uint16_t n;
 
-    if (qp->in_mgr != 0) {
-        job = qp->timeout_ns != 0 ? mbgcm_mgr_poll(qp->mgr) : mbgcm_get_completed_job(qp->mgr);
-        for (; job != NULL; job = mbgcm_get_completed_job(qp->mgr))
+    /* ring mode only: in batch mode every job ran before its enqueue call returned */
+    if (qp->in_mgr != 0)
+        for (job = mbgcm_mgr_poll(qp->mgr); job != NULL; job = mbgcm_get_completed_job(qp->mgr))
             mbgcm_pmd_job_done(qp, job);
-    }
-    n = mbgcm_pmd_pop(qp, ops, nb_ops);
-    if (n == 0 && qp->in_mgr != 0 && qp->timeout_ns == 0 && nb_ops != 0) {
-        mbgcm_pmd_qp_flush(qp); /* nothing to return while jobs wait for lanes: run them */
-        n = mbgcm_pmd_pop(qp, ops, nb_ops);
-    }
-    return n;
+    return mbgcm_pmd_pop(qp, ops, nb_ops);
 }

@@ -31,6 +31,8 @@
 /* Ring slots per queue pair: a power of two in [min, mbgcm's largest ring]. */
 #define MBGCM_PMD_MIN_SLOTS 32u
 #define MBGCM_PMD_MAX_SLOTS 65536u
+/* Jobs per mbgcm_submit_burst call in batch mode (flush_timeout_us=0). */
+#define MBGCM_PMD_BATCH 64u
 
 extern int mbgcm_pmd_logtype;
 #define MBGCM_PMD_LOG(level, fmt, ...)                                                         \
@@ -60,7 +62,7 @@ extern struct rte_cryptodev_ops mbgcm_pmd_ops;
 struct mbgcm_pmd_internals {
     enum mbgcm_pmd_type type;
     unsigned int max_nb_queue_pairs;
-    uint64_t flush_timeout_ns;  /* from flush_timeout_us; 0: dequeue flushes when idle */
+    uint64_t flush_timeout_ns;  /* from flush_timeout_us; 0: batch mode, else ring mode */
     char arch[16];              /* the arch the managers run ("avx512", ...) */
 };
 
@@ -104,9 +106,13 @@ struct mbgcm_pmd_slot {
 
 /*
  * Queue pair. Ops take slots in enqueue order (head); dequeue returns them from tail while
- * they are done. Ops that become jobs are done when the manager returns their job (in
- * submission order); ops handled synchronously (bad ops, sessionless ops, chains longer than
- * MBGCM_MAX_SEGS) are done at enqueue. Segment lists of chained mbufs live in a FIFO arena
+ * they are done. Two modes. Batch mode (flush_timeout_us=0, the default): an enqueue call
+ * gathers its ops' jobs in batch[] and runs them with mbgcm_submit_burst (the call's short
+ * jobs share lanes), so every op is done when enqueue returns. Ring mode (a timeout): ops
+ * become ring jobs of the manager and are done when the manager returns their job (in
+ * submission order), so lanes fill across enqueue calls. In both modes ops handled
+ * synchronously (bad ops, sessionless ops, chains longer than MBGCM_MAX_SEGS) are done at
+ * enqueue. Segment lists of chained mbufs live in a FIFO arena
  * (positions seg_tail .. seg_head) until their op is dequeued.
  */
 struct mbgcm_pmd_qp {
@@ -123,6 +129,8 @@ struct mbgcm_pmd_qp {
     struct mbgcm_pmd_session *sl_sess; /* sessionless scratch session (64-byte aligned) */
     uint16_t id;
     char name[RTE_CRYPTODEV_NAME_MAX_LEN + 16];
+    uint32_t nbatch;      /* batch mode (timeout_ns == 0): jobs gathered in batch[] */
+    mbgcm_job batch[MBGCM_PMD_BATCH];
     struct mbgcm_pmd_slot slots[];
 };
 

@@ -53,7 +53,7 @@ static unsigned long long errors_seen;
 static char case_desc[256];
 
 /* Attribute memcheck errors to the case that caused them. */
-static void case_begin(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static void case_begin(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -601,8 +601,8 @@ static void t_stack(void **state)
                     if (kind == 3) {
                         secret_add("computed tag of a failed decrypt", rtag, 16);
                     }
-                    static const char *const kn[] = {"", "encrypt", "decrypt", "decrypt (bad "
-                                                     "tag)", "incremental encrypt",
+                    static const char *const kn[] = {"", "encrypt", "decrypt", "decrypt (bad tag)",
+                                                     "incremental encrypt",
                                                      "incremental decrypt"};
                     snprintf(what, sizeof what, "%s arch=%s key=%zu len=%zu iv=%zu", kn[kind], an,
                              kl, len, ivl);

@@ -12,6 +12,8 @@
  *     mbgcm's one-shot calls; back-pressure with a small ring and long chains;
  *   - zero-length enqueue flush, the flush_timeout_us devarg, devarg validation, stats,
  *     several queue pairs.
+ * The first groups of tests and the back-pressure test run in both datapath modes: batch mode
+ * (flush_timeout_us=0, the default) and ring mode (flush_timeout_us=50).
  *
  * Environment: MBGCM_VECTORS_DIR overrides the vector folder; MBGCM_SEED (hex or decimal)
  * replays the random tests (the seed is printed first).
@@ -464,15 +466,29 @@ static struct t_spec rec_spec(const struct gv_record *r, int dir, const struct l
 struct vec_dev {
     uint8_t id;
     const char *name;
+    const char *args;
 };
 
+/* The group runs twice: batch mode (the default, flush_timeout_us=0: every op is done when
+   enqueue returns) and ring mode (a 50 us timeout: jobs wait in the manager's lanes across
+   enqueue calls and come back through dequeue's polling). */
+static int vec_setup_dev(void **state, struct vec_dev *d)
+{
+    d->id = dev_open(d->name, d->args, 1, 512);
+    *state = d;
+    return 0;
+}
 static int vec_setup(void **state)
 {
-    static struct vec_dev d = {0, "crypto_mbgcm_vec"};
+    static struct vec_dev d = {0, "crypto_mbgcm_vec", ""};
 
-    d.id = dev_open(d.name, "", 1, 512);
-    *state = &d;
-    return 0;
+    return vec_setup_dev(state, &d);
+}
+static int vec_setup_ring(void **state)
+{
+    static struct vec_dev d = {0, "crypto_mbgcm_vec_ring", "flush_timeout_us=50"};
+
+    return vec_setup_dev(state, &d);
 }
 
 static int vec_teardown(void **state)
@@ -936,7 +952,7 @@ static void test_bursts_1_to_128(void **state)
 /* A 32-slot ring, bursts of 64, chains of up to 600 one-byte segments: enqueue takes fewer ops
    than offered (ring or segment arena full), the rest follows after dequeues, and the long
    chains (more segments than a job's list may have) take the incremental path. */
-static void test_backpressure(void **state)
+static void backpressure(const char *args)
 {
     enum { N = 200 };
     struct rnd_ctx c;
@@ -947,9 +963,8 @@ static void test_backpressure(void **state)
     unsigned partial;
     int i;
 
-    (void)state;
     rng_seed("backpressure");
-    dev = dev_open("crypto_mbgcm_bp", "", 1, 32);
+    dev = dev_open("crypto_mbgcm_bp", args, 1, 32);
     rnd_ctx_init(&c, dev);
     for (i = 0; i < N; i++) {
         struct t_spec s;
@@ -978,6 +993,13 @@ static void test_backpressure(void **state)
     dev_close(dev, "crypto_mbgcm_bp");
     free(t);
     free(bufs);
+}
+
+static void test_backpressure(void **state)
+{
+    (void)state;
+    backpressure("");                    /* batch mode */
+    backpressure("flush_timeout_us=50"); /* ring mode */
 }
 
 /* ---- flush and timeout -------------------------------------------------------------------- */
@@ -1037,12 +1059,15 @@ static void test_timeout_devarg(void **state)
     int i, got = 0, first;
 
     (void)state;
-    /* flush_timeout_us=0 (default): dequeue flushes when it would return nothing */
+    /* flush_timeout_us=0 (default, batch mode): three jobs, fewer than a lane group, are done
+       when enqueue returns */
     dev = dev_open("crypto_mbgcm_t0", "flush_timeout_us=0", 1, 64);
     small_ops(t, dev, 3);
     for (i = 0; i < 3; i++)
         ops[i] = t[i].op;
     assert_int_equal(rte_cryptodev_enqueue_burst(dev, 0, ops, 3), 3);
+    for (i = 0; i < 3; i++)
+        assert_int_equal(ops[i]->status, RTE_CRYPTO_OP_STATUS_SUCCESS);
     assert_int_equal(rte_cryptodev_dequeue_burst(dev, 0, out, 3), 3);
     for (i = 0; i < 3; i++) {
         t_check(&t[i], "timeout 0");
@@ -1212,8 +1237,10 @@ int main(int argc, char **argv)
             cmocka_unit_test(test_stats_and_queue_pairs),
         };
 
-        ret = cmocka_run_group_tests_name("crypto_mbgcm (one device)", tests, vec_setup,
-                                          vec_teardown);
+        ret = cmocka_run_group_tests_name("crypto_mbgcm (one device, batch mode)", tests,
+                                          vec_setup, vec_teardown);
+        ret |= cmocka_run_group_tests_name("crypto_mbgcm (one device, ring mode)", tests,
+                                           vec_setup_ring, vec_teardown);
         ret |= cmocka_run_group_tests_name("crypto_mbgcm (own devices)", solo, NULL, NULL);
     }
     gv_free(g_recs, g_nrec);
