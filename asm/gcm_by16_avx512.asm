@@ -275,25 +275,28 @@ mbgcmi_vaes_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         CLEAR_ALL
         ret
 
-; ---------------------------------------------------------------------------------------------
-; CTR_LOOP dec: CTR + GHASH over r9 full blocks from rcx to r8 (advanced); zmm12 = counters
-; (lanes +0..+3, byte-reflected), S in xmm16, eax = rounds, SETUP done. Leaves zmm12 lane 0 at
-; the next counter.
-%macro CTR_LOOP 1
-        cmp     r9, 16
-        jb      %%tail4
-        ; first group: no GHASH pending yet
-        CTR_W
-        AES_W   4, 0
+; GROUP_LOAD dec / GROUP_STORE dec: one whole group of 16 blocks around its AES pass. Decrypt
+; loads the input before the pass (in may equal out) and hashes the input; encrypt hashes the
+; output. GROUP_STORE leaves the GHASH input (byte order) in zmm4-7, stores the output and
+; advances rcx, r8 and r9.
+%macro GROUP_LOAD 1
 %if %1
-        vmovdqu64 zmm4, [rcx]                           ; decrypt: hash the input
-        vmovdqu64 zmm5, [rcx + 64]
-        vmovdqu64 zmm6, [rcx + 128]
-        vmovdqu64 zmm7, [rcx + 192]
-        vpxorq  zmm0, zmm0, zmm4
-        vpxorq  zmm1, zmm1, zmm5
-        vpxorq  zmm2, zmm2, zmm6
-        vpxorq  zmm3, zmm3, zmm7
+        vmovdqu64 zmm8, [rcx]                           ; load early: in may equal out
+        vmovdqu64 zmm9, [rcx + 64]
+        vmovdqu64 zmm10, [rcx + 128]
+        vmovdqu64 zmm11, [rcx + 192]
+%endif
+%endmacro
+%macro GROUP_STORE 1
+%if %1
+        vpxorq  zmm0, zmm0, zmm8
+        vpxorq  zmm1, zmm1, zmm9
+        vpxorq  zmm2, zmm2, zmm10
+        vpxorq  zmm3, zmm3, zmm11
+        vmovdqa64 zmm4, zmm8                            ; decrypt: hash the input
+        vmovdqa64 zmm5, zmm9
+        vmovdqa64 zmm6, zmm10
+        vmovdqa64 zmm7, zmm11
 %else
         vpxorq  zmm0, zmm0, [rcx]
         vpxorq  zmm1, zmm1, [rcx + 64]
@@ -311,43 +314,27 @@ mbgcmi_vaes_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         add     rcx, 256
         add     r8, 256
         sub     r9, 16
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
+; CTR_LOOP dec: CTR + GHASH over r9 full blocks from rcx to r8 (advanced); zmm12 = counters
+; (lanes +0..+3, byte-reflected), S in xmm16, eax = rounds, SETUP done. Leaves zmm12 lane 0 at
+; the next counter.
+%macro CTR_LOOP 1
+        cmp     r9, 16
+        jb      %%tail4
+        ; first group: no GHASH pending yet
+        CTR_W
+        GROUP_LOAD %1
+        AES_W   4, 0
+        GROUP_STORE %1
 %%loop16:
         cmp     r9, 16
         jb      %%drain
         CTR_W
-%if %1
-        vmovdqu64 zmm8, [rcx]                           ; load early: in may equal out
-        vmovdqu64 zmm9, [rcx + 64]
-        vmovdqu64 zmm10, [rcx + 128]
-        vmovdqu64 zmm11, [rcx + 192]
-%endif
+        GROUP_LOAD %1
         AES_W   4, 1                                    ; with the previous group's GHASH
-%if %1
-        vpxorq  zmm0, zmm0, zmm8
-        vpxorq  zmm1, zmm1, zmm9
-        vpxorq  zmm2, zmm2, zmm10
-        vpxorq  zmm3, zmm3, zmm11
-        vmovdqa64 zmm4, zmm8
-        vmovdqa64 zmm5, zmm9
-        vmovdqa64 zmm6, zmm10
-        vmovdqa64 zmm7, zmm11
-%else
-        vpxorq  zmm0, zmm0, [rcx]
-        vpxorq  zmm1, zmm1, [rcx + 64]
-        vpxorq  zmm2, zmm2, [rcx + 128]
-        vpxorq  zmm3, zmm3, [rcx + 192]
-        vmovdqa64 zmm4, zmm0
-        vmovdqa64 zmm5, zmm1
-        vmovdqa64 zmm6, zmm2
-        vmovdqa64 zmm7, zmm3
-%endif
-        vmovdqu64 [r8], zmm0
-        vmovdqu64 [r8 + 64], zmm1
-        vmovdqu64 [r8 + 128], zmm2
-        vmovdqu64 [r8 + 192], zmm3
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
+        GROUP_STORE %1
         jmp     %%loop16
 %%drain:
         GH_STEP 0                                       ; hash the last full group
@@ -512,50 +499,15 @@ mbgcmi_vaes_ctr_dec:
         cmp     r9, 16
         jb      %%tail
         CTR_W
-%if %1
-        vmovdqu64 zmm8, [rcx]
-        vmovdqu64 zmm9, [rcx + 64]
-        vmovdqu64 zmm10, [rcx + 128]
-        vmovdqu64 zmm11, [rcx + 192]
-%endif
+        GROUP_LOAD %1
         AES_W   4, 0, 1                                 ; the first AES pass: J0 joins it
 %%xor_store:
-%if %1
-        vpxorq  zmm0, zmm0, zmm8
-        vpxorq  zmm1, zmm1, zmm9
-        vpxorq  zmm2, zmm2, zmm10
-        vpxorq  zmm3, zmm3, zmm11
-        vmovdqa64 zmm4, zmm8                            ; decrypt: hash the input
-        vmovdqa64 zmm5, zmm9
-        vmovdqa64 zmm6, zmm10
-        vmovdqa64 zmm7, zmm11
-%else
-        vpxorq  zmm0, zmm0, [rcx]
-        vpxorq  zmm1, zmm1, [rcx + 64]
-        vpxorq  zmm2, zmm2, [rcx + 128]
-        vpxorq  zmm3, zmm3, [rcx + 192]
-        vmovdqa64 zmm4, zmm0                            ; encrypt: hash the output
-        vmovdqa64 zmm5, zmm1
-        vmovdqa64 zmm6, zmm2
-        vmovdqa64 zmm7, zmm3
-%endif
-        vmovdqu64 [r8], zmm0
-        vmovdqu64 [r8 + 64], zmm1
-        vmovdqu64 [r8 + 128], zmm2
-        vmovdqu64 [r8 + 192], zmm3
+        GROUP_STORE %1
         mov     r14d, 1                                 ; this group's GHASH is pending
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
         cmp     r9, 16
         jb      %%tail
         CTR_W
-%if %1
-        vmovdqu64 zmm8, [rcx]                           ; load early: in may equal out
-        vmovdqu64 zmm9, [rcx + 64]
-        vmovdqu64 zmm10, [rcx + 128]
-        vmovdqu64 zmm11, [rcx + 192]
-%endif
+        GROUP_LOAD %1
         AES_W   4, 1                                    ; with the pending group's GHASH
         jmp     %%xor_store
 %%tail:
