@@ -34,10 +34,12 @@
 ;   zmm15    J0, then E_K(J0) (the whole-message kernels: a fifth chain of the first AES pass)
 ;   zmm17-19 LO/MI/HI   zmm20-21, zmm28-29 scratch   zmm22 round key (broadcast)
 ;   zmm23    the expected tag (mbgcmi_vaes_gcm12, decrypt)
-;   zmm24-27 [H^16..H^13] [H^12..H^9] [H^8..H^5] [H^4..H^1]   zmm31 Karatsuba operands of H^4..H^1
+;   zmm24-27 [H^16..H^13] [H^12..H^9] [H^8..H^5] [H^4..H^1]
+;   zmm30-31 mbgcmi_vaes_gcm12_jobs: the previous job's E_K(J0) and 17th GHASH input
 ; Every vector register used is cleared before returning.
 default rel
 %include "key.inc"
+%include "job.inc"
 
 section .rodata
 align 64
@@ -93,15 +95,16 @@ section .text
         vextracti32x4 xmm20, ymm19, 1
         vpxorq     xmm16, xmm19, xmm20                  ; S = sum of the four lanes
 %endmacro
-; GH_STEP n, G: step n (0..5) of hashing the 16 blocks G0..G3 (byte order): 0-3 one zmm each,
-; 4 the reduction, 5 nothing. Lets the GHASH ride between AES rounds.
-%macro GH_STEP 1
+; GH_STEP n[, base]: step n (0..5) of hashing the 16 blocks in zmm(base)..zmm(base+3) (byte
+; order; base 4 = G0..G3 unless given): 0-3 one zmm each, 4 the reduction, 5 nothing. Lets the
+; GHASH ride between AES rounds.
+%macro GH_STEP 1-2 4
+%assign _gz (%2) + (%1)
 %if (%1) == 0
-        vpshufb zmm4, zmm4, zmm13
-        vpxorq  zmm4, zmm4, zmm16                       ; S joins block 0
-        GH_W    0, zmm4, 1
+        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
+        vpxorq  zmm %+ _gz, zmm %+ _gz, zmm16           ; S joins block 0
+        GH_W    0, zmm %+ _gz, 1
 %elif (%1) <= 3
-%assign _gz 4 + (%1)
         vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
         GH_W    (%1), zmm %+ _gz, 0
 %elif (%1) == 4
@@ -110,8 +113,9 @@ section .text
 %endmacro
 
 ; AES_W nz, stitch[, j0]: zmm0..zmm(nz-1) through all rounds (eax = rounds: 10/12/14); with
-; stitch = 1 the previous group's GHASH (G0..G3) rides along in rounds 1..5; with j0 = 1 the
-; block in xmm15 (J0) is a fifth chain of the same pass.
+; stitch = 1 the previous group's GHASH (G0..G3) rides along in rounds 1..5, with stitch = 2
+; the previous job's final GHASH and tag (FIN_STEP, mbgcmi_vaes_gcm12_jobs) in rounds 1..7;
+; with j0 = 1 the block in xmm15 (J0) is a fifth chain of the same pass.
 %macro AES_RW 3                 ; nz, instruction (round key already in zmm22), j0
 %assign _z 0
 %rep %1
@@ -129,8 +133,10 @@ section .text
 %rep 9
         vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
         AES_RW  %1, vaesenc, %3
-%if %2
+%if (%2) == 1
         GH_STEP _r - 1
+%elif (%2) == 2
+        FIN_STEP _r - 1
 %endif
 %assign _r _r + 1
 %endrep
@@ -178,7 +184,6 @@ section .text
         vmovdqu64 zmm25, [rdi + HPOW(12)]
         vmovdqu64 zmm26, [rdi + HPOW(8)]
         vmovdqu64 zmm27, [rdi + HPOW(4)]
-        vmovdqu64 zmm31, [rdi + HKAR(4)]                ; Karatsuba operands of H^4..H^1 (GHASH1)
 %endmacro
 
 %macro CLEAR_ALL 0
@@ -202,12 +207,12 @@ section .text
         GH_W    3, %1, 1
         GH_W_REDUCE_SB
 %endmacro
-; GHASH1: one block in xmm %1 (byte order) with H^1 (lane 3 of zmm27/zmm31)
+; GHASH1: one block in xmm %1 (byte order) with H^1 (read from the key at rdi)
 %macro GHASH1 1
         vpshufb xmm8, %1, xmm13
         vpxorq  xmm8, xmm8, xmm16
-        vextracti32x4 xmm9, zmm27, 3                    ; H^1
-        vextracti32x4 xmm10, zmm31, 3
+        vmovdqu64 xmm9, [rdi + HPOW(1)]                 ; H^1
+        vmovdqu64 xmm10, [rdi + HKAR(1)]                ; its Karatsuba operand
         vpclmulqdq xmm17, xmm8, xmm9, 0x00
         vpclmulqdq xmm19, xmm8, xmm9, 0x11
         vpshufd    xmm20, xmm8, 0x4e
@@ -224,28 +229,34 @@ section .text
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
-; GHASH_LOOP ptr, count: S (xmm16) over |count| full blocks at |ptr| (both advanced/consumed)
-%macro GHASH_LOOP 2
+; GHASH_LOOP ptr, count[, base]: S (xmm16) over |count| full blocks at |ptr| (both
+; advanced/consumed), loading into zmm(base)..zmm(base+3) (4 unless given; xmm8-11 for the
+; last blocks)
+%macro GHASH_LOOP 2-3 4
+%assign _lb (%3)
+%assign _lb1 _lb + 1
+%assign _lb2 _lb + 2
+%assign _lb3 _lb + 3
 %%g16:
         cmp     %2, 16
         jb      %%g4
-        vmovdqu64 zmm4, [%1]
-        vmovdqu64 zmm5, [%1 + 64]
-        vmovdqu64 zmm6, [%1 + 128]
-        vmovdqu64 zmm7, [%1 + 192]
-        GH_STEP 0
-        GH_STEP 1
-        GH_STEP 2
-        GH_STEP 3
-        GH_STEP 4
+        vmovdqu64 zmm %+ _lb, [%1]
+        vmovdqu64 zmm %+ _lb1, [%1 + 64]
+        vmovdqu64 zmm %+ _lb2, [%1 + 128]
+        vmovdqu64 zmm %+ _lb3, [%1 + 192]
+        GH_STEP 0, _lb
+        GH_STEP 1, _lb
+        GH_STEP 2, _lb
+        GH_STEP 3, _lb
+        GH_STEP 4, _lb
         add     %1, 256
         sub     %2, 16
         jmp     %%g16
 %%g4:
         cmp     %2, 4
         jb      %%g1
-        vmovdqu64 zmm4, [%1]
-        GHASH4  zmm4
+        vmovdqu64 zmm %+ _lb, [%1]
+        GHASH4  zmm %+ _lb
         add     %1, 64
         sub     %2, 4
         jmp     %%g4
@@ -774,6 +785,379 @@ mbgcmi_vaes_gcm:
 .out:
         vpxord  xmm23, xmm23, xmm23
         vmovdqa64 [rsp], xmm23                          ; wipe the J0 slot
+        CLEAR_ALL
+        lea     rsp, [rbp - 40]
+        pop     r15
+        pop     r14
+        pop     r13
+        pop     r12
+        pop     rbx
+        pop     rbp
+        ret
+
+; ---------------------------------------------------------------------------------------------
+; uint64_t mbgcmi_vaes_gcm12_jobs(mbgcm_job *const *jobs, size_t n);
+;   n (1..64) validated, linear jobs with 12-byte IVs, one after the other in one call: the
+;   manager's burst path for single-stream jobs. Returns the mask of decrypt jobs whose tag did
+;   not match (bit i: jobs[i]; the caller zeroes their dst and sets every status). Per job as
+;   mbgcmi_vaes_gcm12 (tags written under the tag-length mask, expected tags read before any
+;   of the job's output is written, compared in constant time).
+;   Why: a message's last GHASH (up to 17 blocks, one reduction, the tag) waits for its last
+;   AES pass and then runs with the AES unit idle: 50-70 cycles of a 256..1420-byte message.
+;   Here it is software-pipelined: job i's final GHASH and tag ride in the AES rounds of job
+;   i+1's first pass (FIN_STEP, stitch mode 2 of AES_W), as a group's GHASH rides in the next
+;   group's pass inside a message. Job i+1's AAD is hashed after that pass (zmm8-11 as load
+;   registers: G0..G3 hold the pass's output by then). The first job runs beside a dummy
+;   predecessor (zero blocks, no tag); the last job's final GHASH runs alone at the end.
+;   Jobs in one call run overlapped like lanes: job i's tag is written while job i+1 runs, so
+;   no job's tag or dst may overlap another job's buffers (the job API's rule for jobs in
+;   flight together).
+;   Registers as mbgcmi_vaes_gcm, plus: r12 the current job, r13 the fail mask, r15 the
+;   previous job's power base (HPOW(F+1) of its key), xmm30 its E_K(J0), zmm31 its 17th GHASH
+;   input; frame fields below (the previous job's tag pointer, mask, mode, index and block
+;   count; the expected tags of the current and the previous job). No memory operand has an
+;   index register (scripts/ct-check.sh): jobs[i] is addressed through an LEA.
+%define JF_I       16
+%define JF_PTAG    24
+%define JF_JOBS    32
+%define JF_N       40
+%define JF_PMODE   48                   ; 0 none (the dummy), 1 encrypt: store, 2 decrypt: check
+%define JF_PIDX    52
+%define JF_PF      56                   ; previous job's F (blocks in its final GHASH, 0..16)
+%define JF_PTMASK  60                   ; previous job's tag byte mask (16 bits)
+%define JF_ETAG    64                   ; the current job's expected tag (16 bytes)
+%define JF_PETAG   80                   ; the previous job's (16 bytes)
+%define JF_SIZE    128
+
+; FIN_STEP n: step n (0..6) of the previous job's final GHASH over zmm4-7 and zmm31 (byte
+; order, length block placed, F = [rsp + JF_PF] blocks plus the length block) with the powers
+; at r15, then its tag. 0-4 one zmm each (skipped past F), 5 the reduction, 6 the tag: stored
+; (encrypt) or compared (decrypt, fail bit into r13). Clobbers zmm17-21, xmm16, k1, k3, rdx,
+; r10, r11.
+%macro FIN_STEP 1
+%if (%1) == 0
+        vpshufb zmm4, zmm4, zmm13
+        vpxorq  zmm4, zmm4, zmm16                       ; S joins the first block
+        GH_M    zmm4, 0, 1
+%elif (%1) <= 4
+%assign _fz 4 + (%1)
+%if (%1) == 4
+%assign _fz 31
+%endif
+        cmp     dword [rsp + JF_PF], 4 * (%1)           ; zmm k is used when F >= 4k
+        jb      %%skip
+        vpshufb zmm %+ _fz, zmm %+ _fz, zmm13
+        GH_M    zmm %+ _fz, (%1), 0
+%%skip:
+%elif (%1) == 5
+        GH_W_REDUCE
+%elif (%1) == 6
+        vpshufb xmm16, xmm16, xmm13
+        vpxorq  xmm16, xmm16, xmm30                     ; T = E_K(J0) ^ S
+        kmovw   k1, [rsp + JF_PTMASK]
+        mov     edx, [rsp + JF_PMODE]
+        cmp     edx, 1
+        jb      %%done
+        ja      %%check
+        mov     rdx, [rsp + JF_PTAG]
+        vmovdqu8 [rdx]{k1}, xmm16                       ; tag_len bytes
+        jmp     %%done
+%%check:
+        mov     r11d, [rsp + JF_PIDX]
+        vpcmpeqb k3, xmm16, [rsp + JF_PETAG]            ; all 16 bytes, no early exit
+        kandnw  k3, k3, k1                              ; counted bytes that differ
+        kortestw k3, k3
+        setnz   r10b
+        movzx   r10d, r10b
+        shlx    r10, r10, r11
+        or      r13, r10                                ; fail bit of that job
+%%done:
+%endif
+%endmacro
+
+; AAD_HASH: S (xmm16) = GHASH of the current job's AAD (r12), loads in zmm8-11 / xmm11.
+; Clobbers rdx, r10, r11, k1.
+%macro AAD_HASH 0
+        vpxorq  xmm16, xmm16, xmm16
+        mov     r10, [r12 + J_AAD]
+        mov     r11, [r12 + J_AADLEN]
+        mov     rdx, r11
+        shr     rdx, 4
+        GHASH_LOOP r10, rdx, 8
+        and     r11d, 15
+        jz      %%done
+        mov     edx, 0xFFFF
+        bzhi    edx, edx, r11d
+        kmovw   k1, edx
+        vmovdqu8 xmm11{k1}{z}, [r10]
+        GHASH1  xmm11
+%%done:
+%endmacro
+
+; TAIL_AES_J nz: the tail pass of a job; its first pass (r14 = 0) carries the previous job's
+; final GHASH and this job's J0
+%macro TAIL_AES_J 1
+        test    r14d, r14d
+        jz      %%first
+        AES_W   %1, 1
+        jmp     %%done
+%%first:
+        AES_W   %1, 2, 1
+%%done:
+%endmacro
+
+; TAIL_IO_J nz, dec: TAIL_IO with TAIL_AES_J
+%macro TAIL_IO_J 2
+%assign _t 0
+%rep %1
+%assign _kk 4 + _t
+%assign _dd 8 + _t
+        vmovdqu8 zmm %+ _dd {k %+ _kk}{z}, [rcx + 64 * _t]
+%assign _t _t + 1
+%endrep
+        TAIL_AES_J %1
+%assign _t 0
+%rep %1
+%assign _kk 4 + _t
+%assign _dd 8 + _t
+%assign _gg 4 + _t
+        vmovdqu8 zmm %+ _t {k %+ _kk}{z}, zmm %+ _t
+        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd
+        vmovdqu8 [r8 + 64 * _t]{k %+ _kk}, zmm %+ _t
+%if %2
+        vmovdqa64 zmm %+ _gg, zmm %+ _dd
+%else
+        vmovdqa64 zmm %+ _gg, zmm %+ _t
+%endif
+%assign _t _t + 1
+%endrep
+%rep 4 - (%1)
+%assign _gg 4 + _t
+        vpxorq  zmm %+ _gg, zmm %+ _gg, zmm %+ _gg
+%assign _t _t + 1
+%endrep
+%endmacro
+
+; JOB_BODY dec: one job (r12) from its first pass (with the previous job's final GHASH) to
+; its own final GHASH inputs: zmm4-7, zmm31 (byte order, length block placed), r10d = F,
+; xmm15 = E_K(J0), xmm16 = S. rcx in, r8 out, rbx len, eax rounds, rdi key set.
+%macro JOB_BODY 1
+        xor     r14d, r14d                              ; no pass done yet
+        mov     r9, rbx
+        shr     r9, 4
+        cmp     r9, 16
+        jb      %%tail
+        CTR_W
+        GROUP_LOAD %1
+        AES_W   4, 2, 1                                 ; first pass: previous final GHASH, J0
+        GROUP_STORE %1
+        AAD_HASH
+        mov     r14d, 1                                 ; a whole group's GHASH is pending
+%%loop16:
+        cmp     r9, 16
+        jb      %%tail
+        CTR_W
+        GROUP_LOAD %1
+        AES_W   4, 1
+        GROUP_STORE %1
+        jmp     %%loop16
+%%tail:
+        mov     esi, ebx
+        and     esi, 255
+        jz      %%no_tail
+        mov     rdx, -1
+        mov     r10d, esi
+        bzhi    rax, rdx, r10
+        kmovq   k4, rax
+%assign _t 1
+%rep 3
+        xor     eax, eax
+        lea     r10d, [rsi - 64 * _t]
+        cmp     esi, 64 * _t
+        cmovbe  r10d, eax
+        bzhi    rax, rdx, r10
+%assign _kk 4 + _t
+        kmovq   k %+ _kk, rax
+%assign _t _t + 1
+%endrep
+        CTR_W
+        mov     eax, [rdi + KEY_ROUNDS]
+        cmp     esi, 128
+        ja      %%io34
+        cmp     esi, 64
+        ja      %%io2
+        TAIL_IO_J 1, %1
+        jmp     %%io_done
+%%io2:
+        TAIL_IO_J 2, %1
+        jmp     %%io_done
+%%io34:
+        cmp     esi, 192
+        ja      %%io4
+        TAIL_IO_J 3, %1
+        jmp     %%io_done
+%%io4:
+        TAIL_IO_J 4, %1
+%%io_done:
+        test    r14d, r14d
+        jnz     %%aad_had
+        AAD_HASH                                        ; the tail was the first pass
+%%aad_had:
+        lea     r10d, [rsi + 15]
+        shr     r10d, 4                                 ; F = tail blocks (1..16)
+        vpxorq  zmm31, zmm31, zmm31
+        jmp     %%final
+%%no_tail:
+        mov     r10d, r14d
+        shl     r10d, 4                                 ; F = 16 if a whole group waits, else 0
+        test    r14d, r14d
+        jnz     %%z31
+        AES_W   0, 2, 1                                 ; empty message: J0 alone (zmm31 is
+        AAD_HASH                                        ; the previous job's until this pass)
+        xor     r10d, r10d
+        vpxorq  zmm4, zmm4, zmm4
+%%z31:
+        vpxorq  zmm31, zmm31, zmm31
+%%final:
+        ; the length block at position F: lane F%4 of zmm(4 + F/4) (zmm31 for F = 16)
+        mov     r11, [r12 + J_AADLEN]
+        mov     rdx, rbx
+        shl     rdx, 3
+        shl     r11, 3
+        vmovq   xmm21, rdx
+        vpinsrq xmm21, xmm21, r11, 1                    ; V form {len bits, aad bits}
+        vpshufb xmm21, xmm21, xmm13
+        vshufi64x2 zmm21, zmm21, zmm21, 0x00
+        mov     ecx, r10d
+        and     ecx, 3
+        add     ecx, ecx
+        mov     eax, 3
+        shl     eax, cl
+        kmovw   k1, eax
+        mov     eax, r10d
+        shr     eax, 2
+        cmp     eax, 2
+        ja      %%l34
+        je      %%l2
+        cmp     eax, 1
+        je      %%l1
+        vpxorq  zmm4{k1}, zmm4, zmm21
+        jmp     %%lplaced
+%%l1:   vpxorq  zmm5{k1}, zmm5, zmm21
+        jmp     %%lplaced
+%%l2:   vpxorq  zmm6{k1}, zmm6, zmm21
+        jmp     %%lplaced
+%%l34:  cmp     eax, 3
+        jne     %%l4
+        vpxorq  zmm7{k1}, zmm7, zmm21
+        jmp     %%lplaced
+%%l4:   vpxorq  zmm31{k1}, zmm31, zmm21
+%%lplaced:
+%endmacro
+
+global mbgcmi_vaes_gcm12_jobs:function hidden
+mbgcmi_vaes_gcm12_jobs:
+        push    rbp
+        mov     rbp, rsp
+        push    rbx
+        push    r12
+        push    r13
+        push    r14
+        push    r15
+        sub     rsp, JF_SIZE
+        and     rsp, -64
+        mov     [rsp + JF_JOBS], rdi
+        mov     [rsp + JF_N], rsi
+        mov     qword [rsp + JF_I], 0
+        xor     r13d, r13d
+        vmovdqa64 zmm13, [WBSWAP]
+        vmovdqa64 zmm14, [WPOLY]
+        ; the dummy predecessor: no blocks, no tag; r15 at a readable power (H^1 of job 0's key)
+        mov     dword [rsp + JF_PMODE], 0
+        mov     dword [rsp + JF_PF], 0
+        mov     dword [rsp + JF_PTMASK], 0
+        vpxorq  xmm4, xmm4, xmm4
+        vpxorq  xmm16, xmm16, xmm16
+        vpxorq  xmm30, xmm30, xmm30
+        mov     r11, rdi
+        mov     r12, [r11]
+        mov     r15, [r12 + J_KEY]
+        add     r15, HPOW(1)
+.job:
+        mov     r11, [rsp + JF_JOBS]
+        mov     rax, [rsp + JF_I]
+        lea     r11, [r11 + 8 * rax]
+        mov     r12, [r11]                              ; jobs[i]
+        mov     rdi, [r12 + J_KEY]
+        ; tag mask (k2, kept through the job) and, decrypting, the expected tag (JF_ETAG)
+        ; before any output of this job is written
+        mov     r10, [r12 + J_TAGLEN]
+        mov     edx, 0xFFFF
+        bzhi    edx, edx, r10d
+        kmovw   k2, edx
+        cmp     dword [r12 + J_DIR], 2
+        jne     .no_etag
+        mov     r10, [r12 + J_TAG]
+        vmovdqu8 xmm21{k2}{z}, [r10]
+        vmovdqa64 [rsp + JF_ETAG], xmm21
+.no_etag:
+        ; J0 = IV || 00 00 00 01 (xmm15), counters J0+1 .. J0+4 (zmm12)
+        mov     r10, [r12 + J_IV]
+        mov     eax, 0x0FFF
+        kmovw   k1, eax
+        vmovdqu8 xmm15{k1}{z}, [r10]
+        mov     eax, 0x01000000
+        vpinsrd xmm15, xmm15, eax, 3
+        vshufi64x2 zmm12, zmm15, zmm15, 0x00
+        vpshufb zmm12, zmm12, zmm13
+        vpaddd  zmm12, zmm12, [WLANES]
+        vpaddd  zmm12, zmm12, [WADD1]
+        LOAD_POWERS
+        mov     rcx, [r12 + J_SRC]
+        mov     r8, [r12 + J_DST]
+        mov     rbx, [r12 + J_LEN]
+        mov     eax, [rdi + KEY_ROUNDS]
+        cmp     dword [r12 + J_DIR], 2
+        je      .dec
+        JOB_BODY 0
+        mov     edx, 1
+        jmp     .next
+.dec:
+        JOB_BODY 1
+        mov     edx, 2
+.next:
+        ; this job becomes the previous one
+        mov     [rsp + JF_PMODE], edx
+        mov     [rsp + JF_PF], r10d
+        kmovw   [rsp + JF_PTMASK], k2
+        mov     rdx, [r12 + J_TAG]
+        mov     [rsp + JF_PTAG], rdx
+        mov     rax, [rsp + JF_I]
+        mov     [rsp + JF_PIDX], eax
+        vmovdqa64 xmm30, xmm15                          ; E_K(J0)
+        vmovdqa64 xmm21, [rsp + JF_ETAG]
+        vmovdqa64 [rsp + JF_PETAG], xmm21
+        mov     r15d, 31
+        sub     r15d, r10d
+        shl     r15d, 4
+        add     r15, rdi
+        add     r15, KEY_HPOW                           ; HPOW(F+1) of its key
+        inc     rax
+        mov     [rsp + JF_I], rax
+        cmp     rax, [rsp + JF_N]
+        jb      .job
+        ; the last job's final GHASH and tag, alone
+        FIN_STEP 0
+        FIN_STEP 1
+        FIN_STEP 2
+        FIN_STEP 3
+        FIN_STEP 4
+        FIN_STEP 5
+        FIN_STEP 6
+        mov     rax, r13
+        vpxord  xmm23, xmm23, xmm23
+        vmovdqa64 [rsp + JF_ETAG], xmm23                ; wipe the expected-tag slots
+        vmovdqa64 [rsp + JF_PETAG], xmm23
         CLEAR_ALL
         lea     rsp, [rbp - 40]
         pop     r15

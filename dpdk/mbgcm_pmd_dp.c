@@ -265,6 +265,55 @@ bad_session:
 }
 
 /*
+ * The common op, filled into |job| with few loads and branches: a session of this driver, a
+ * one-segment source (and destination) holding the whole data range. Returns 0 (|job|
+ * untouched or partly written) when anything else is the case: the general path below then
+ * decides, with the same outcome it would have without this one.
+ */
+static inline int
+mbgcm_pmd_fast_job(const struct mbgcm_pmd_qp *qp, struct rte_crypto_op *op, mbgcm_job *job)
+{
+    struct rte_crypto_sym_op *sym = op->sym;
+    struct rte_cryptodev_sym_session *sess = sym->session;
+    struct rte_mbuf *ms = sym->m_src, *md = sym->m_dst;
+    const uint32_t off = sym->aead.data.offset, len = sym->aead.data.length;
+    const struct mbgcm_pmd_session *s;
+    uint8_t *src;
+
+    if (unlikely(op->type != RTE_CRYPTO_OP_TYPE_SYMMETRIC ||
+                 op->sess_type != RTE_CRYPTO_OP_WITH_SESSION || sess == NULL ||
+                 sess->driver_id != qp->driver_id || ms == NULL || ms->nb_segs != 1 ||
+                 (uint64_t)off + len > ms->data_len || sym->aead.digest.data == NULL))
+        return 0;
+    if (md == ms)
+        md = NULL;
+    if (unlikely(md != NULL && (md->nb_segs != 1 || (uint64_t)off + len > md->data_len)))
+        return 0;
+    s = mbgcm_pmd_session_get(sess);
+    if (unlikely(s->magic != MBGCM_PMD_SESSION_MAGIC ||
+                 (s->aad_len != 0 && sym->aead.aad.data == NULL)))
+        return 0;
+    src = rte_pktmbuf_mtod_offset(ms, uint8_t *, off);
+    job->key = &s->key;
+    job->dir = s->dir;
+    job->iv = rte_crypto_op_ctod_offset(op, const uint8_t *, s->iv_offset);
+    job->iv_len = s->iv_len;
+    job->aad = sym->aead.aad.data;
+    job->aad_len = s->aad_len;
+    job->src = src;
+    job->dst = md == NULL ? src : rte_pktmbuf_mtod_offset(md, uint8_t *, off);
+    job->len = len;
+    job->tag = sym->aead.digest.data;
+    job->tag_len = s->tag_len;
+    job->src_sgl = NULL;
+    job->dst_sgl = NULL;
+    job->src_nseg = 0;
+    job->dst_nseg = 0;
+    job->reserved_ = NULL;
+    return 1;
+}
+
+/*
  * Take one op: 0 (it has a slot; done or in the manager), or -ENOSPC when its segment lists
  * do not fit in the arena now (the op is not taken; enqueue stops there).
  */
@@ -281,6 +330,9 @@ mbgcm_pmd_enqueue_one(struct mbgcm_pmd_qp *qp, struct rte_crypto_op *op)
     mbgcm_job *job, *ret;
     int sync = 0, in_place;
 
+    job = qp->timeout_ns == 0 ? &qp->batch[qp->nbatch] : mbgcm_get_next_job(qp->mgr);
+    if (likely(mbgcm_pmd_fast_job(qp, op, job)))
+        goto submit;
     sl->op = op;
     sl->done = 1; /* unless it becomes a job */
     op->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
@@ -314,7 +366,6 @@ mbgcm_pmd_enqueue_one(struct mbgcm_pmd_qp *qp, struct rte_crypto_op *op)
         goto taken;
     }
 
-    job = qp->timeout_ns == 0 ? &qp->batch[qp->nbatch] : mbgcm_get_next_job(qp->mgr);
     job->src = NULL;
     job->dst = NULL;
     job->src_sgl = NULL;
@@ -360,8 +411,11 @@ mbgcm_pmd_enqueue_one(struct mbgcm_pmd_qp *qp, struct rte_crypto_op *op)
     job->len = len;
     job->tag = sym->aead.digest.data;
     job->tag_len = s->tag_len;
-    job->user_data = sl;
     job->reserved_ = NULL;
+submit:
+    job->user_data = sl;
+    op->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
+    sl->op = op;
     sl->done = 0;
     sl->seg_end = qp->seg_head;
     qp->head++;

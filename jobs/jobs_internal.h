@@ -32,6 +32,9 @@ struct mbgcm_mgr {
     void *clock_ctx;
     uint64_t single_min_len;     /* valid jobs with len >= this go single-stream */
     uint64_t jobs, jobs_invalid, bytes, single;
+    /* burst: single-stream jobs with 12-byte IVs gathered for one pipelined kernel call */
+    mbgcm_job *defer[MBGCMI_JOBS12_MAX];
+    unsigned ndefer;
     void *mem;                   /* the one allocation holding all of the above */
     size_t mem_size;
 };

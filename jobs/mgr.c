@@ -151,8 +151,18 @@ static void run_all_groups(mbgcm_mgr *m, enum mbgcmi_run_cause why)
     }
 }
 
+/* Run the single-stream jobs a burst gathered (one pipelined kernel call). */
+static void run_deferred(mbgcm_mgr *m)
+{
+    if (m->ndefer != 0) {
+        m->lanes.auth_failures += mbgcmi_gcm_jobs12(m->lanes.ops->single, m->defer, m->ndefer);
+        m->ndefer = 0;
+    }
+}
+
 /* Validate and start one job: error status at once, single-stream, or into a lane (running
-   the lanes when that took the last free lane). */
+   the lanes when that took the last free lane). In a burst, single-stream jobs with 12-byte
+   IVs are gathered and run together by run_deferred when the kernels offer that. */
 static void accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_cause why)
 {
     m->jobs++;
@@ -173,6 +183,13 @@ static void accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_c
     }
     if ((uint64_t)job->len >= m->single_min_len) {
         m->single++;
+        if (why == MBGCMI_RUN_BURST && job->iv_len == 12 && m->lanes.ops->single->jobs12 != NULL) {
+            m->defer[m->ndefer++] = job;
+            if (m->ndefer == MBGCMI_JOBS12_MAX) {
+                run_deferred(m);
+            }
+            return;
+        }
         mbgcmi_single_job(m->lanes.ops->single, job);
         if (job->status == MBGCM_ERR_AUTH) {
             m->lanes.auth_failures++;
@@ -288,6 +305,7 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         accept(m, &jobs[i], now, MBGCMI_RUN_BURST);
     }
+    run_deferred(m);
     unsigned ok = 0;
     for (unsigned i = 0; i < n; i++) {
         if (jobs[i].status == MBGCM_PENDING) {

@@ -103,6 +103,7 @@ const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_vaes512 = {
     .ctr_dec = mbgcmi_vaes_ctr_dec,
     .whole = mbgcmi_vaes_gcm,
     .whole12 = mbgcmi_vaes_gcm12,
+    .jobs12 = mbgcmi_vaes_gcm12_jobs,
 };
 #endif
 
@@ -227,6 +228,23 @@ void mbgcmi_gcm_crypt_j0(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_k
     mbgcmi_wipe(s, sizeof s);
     mbgcmi_wipe(ek0, sizeof ek0);
     mbgcmi_wipe(ctr, sizeof ctr);
+}
+
+unsigned mbgcmi_gcm_jobs12(const struct mbgcmi_gcm_ops *ops, mbgcm_job *const *jobs, unsigned n)
+{
+    uint64_t fail = ops->jobs12(jobs, n);
+    MBGCMI_DECLASSIFY(&fail, sizeof fail); /* the authentication outcomes are public */
+    unsigned failed = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if ((fail >> i) & 1u) {
+            mbgcmi_wipe(jobs[i]->dst, jobs[i]->len); /* never release unauthenticated plaintext */
+            jobs[i]->status = MBGCM_ERR_AUTH;
+            failed++;
+        } else {
+            jobs[i]->status = MBGCM_OK;
+        }
+    }
+    return failed;
 }
 
 int mbgcmi_gcm_oneshot(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key *k,

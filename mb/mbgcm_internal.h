@@ -276,7 +276,13 @@ struct mbgcmi_gcm_ops {
     int (*whole12)(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
                    size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                    size_t tag_len_dec);
+    /* Optional: n (1..MBGCMI_JOBS12_MAX) validated linear jobs with 12-byte IVs in one call,
+       software-pipelined (a job's final GHASH rides in the next job's first AES pass).
+       Returns the mask of decrypt jobs whose tag failed (the caller zeroes their dst). Jobs
+       in one call must not write into each other's buffers. */
+    uint64_t (*jobs12)(mbgcm_job *const *jobs, size_t n);
 };
+#define MBGCMI_JOBS12_MAX 64u
 
 extern const struct mbgcmi_gcm_ops mbgcmi_gcm_ops_generic;
 #if defined(MBGCM_HAVE_NASM)
@@ -316,6 +322,10 @@ int mbgcmi_gcm_oneshot(const struct mbgcmi_gcm_ops *ops, const struct mbgcmi_key
                        const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
                        const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                        size_t tag_len, int decrypt);
+
+/* n (1..MBGCMI_JOBS12_MAX) validated linear jobs with 12-byte IVs through ops->jobs12 (which
+   must be set): statuses set, dst of failed decrypt jobs zeroed. Returns how many failed. */
+unsigned mbgcmi_gcm_jobs12(const struct mbgcmi_gcm_ops *ops, mbgcm_job *const *jobs, unsigned n);
 
 /* A message in pieces (mb/gcm_stream.c): init hashes the AAD; update takes pieces of any
    length (in == out allowed); tag pads the last partial block, adds the length block, writes
@@ -401,6 +411,7 @@ void mbgcmi_vaes_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s
 void mbgcmi_vaes_gcm(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
                      uint8_t tag[16], int decrypt);
+uint64_t mbgcmi_vaes_gcm12_jobs(mbgcm_job *const *jobs, size_t n);
 int mbgcmi_vaes_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
                       size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                       size_t tag_len_dec);

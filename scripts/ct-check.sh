@@ -108,19 +108,31 @@ KERNELS = {
         flag_regs={
             'rdi': 'k', 'rsi': 'ctr / j0; gcm: tail length', 'rdx': 's; gcm: length scratch',
             'rcx': 'in', 'r8': 'out', 'r9': 'blocks left', 'rax': 'rounds, length scratch',
-            'r10': 'scratch (lengths; F tail blocks)', 'r11': 'gcm: AAD length',
-            'r12': 'gcm: j0 pointer', 'r13': 'gcm: tag pointer', 'rbx': 'gcm: message length',
+            'r10': 'scratch (lengths; F tail blocks)', 'r11': 'gcm: AAD length; jobs: '
+            '&jobs[i], previous job index', 'r12': 'gcm: j0 pointer; jobs: current job',
+            'r13': 'gcm: tag pointer; jobs: fail mask', 'rbx': 'gcm: message length',
             'r14': 'gcm: whole group pending (0/1); gcm12: tag_len | decrypt << 8',
-            'r15': 'gcm: scratch (block counts, power pointer)',
+            'r15': 'gcm: scratch (block counts, power pointer); jobs: previous job\'s power '
+            'pointer',
             'rbp': 'frame pointer', 'rsp': 'stack pointer'},
         public_mem=[KEY_ROUNDS, ARGS_RBP,
-                    ('rsp', 16, 8, 'gcm: decrypt flag'),
-                    ('rsp', 24, 8, 'gcm: mode (0: full tag out; 1: gcm12 handles the tag)')],
+                    ('rsp', 16, 8, 'gcm: decrypt flag; jobs: JF_I'),
+                    ('rsp', 24, 8, 'gcm: mode (0: full tag out; 1: gcm12 handles the tag); '
+                     'jobs: JF_PTAG (previous job\'s tag pointer)'),
+                    ('rsp', 32, 32, 'jobs: JF_JOBS, JF_N (the job array and its length), '
+                     'JF_PMODE, JF_PIDX, JF_PF, JF_PTMASK (previous job: enc/dec, index, final '
+                     'block count, tag byte mask)'),
+                    ('r11', 0, 8, 'jobs: jobs[i] (addressed through an LEA)'),
+                    ('r12', 0, 88, 'jobs: the current job\'s fields (pointers, lengths, '
+                     'dir; gcm: r12 is the J0 pointer, an IV-derived public block)')],
         declassify=[],
         declassify_setcc=[('mbgcmi_vaes_gcm', {'k3'},
                            'gcm12 decrypt: KORTESTW of the differing counted tag bytes, SETNZ '
                            'into the return value: the tag result, public by design, computed '
-                           'over all 16 bytes without a branch')]),
+                           'over all 16 bytes without a branch'),
+                          ('mbgcmi_vaes_gcm12_jobs', {'k3'},
+                           'jobs decrypt: the same tag result per job, SETNZ into its bit of '
+                           'the returned fail mask')]),
     'gcm_x2_avx2': dict(
         plan='asm/gcm_x2_avx2.asm "Register plan" (and asm/include/lane_phase.inc)',
         flag_regs={
