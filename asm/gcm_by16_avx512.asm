@@ -834,11 +834,31 @@ mbgcmi_vaes_gcm:
 ; at r15, then its tag. 0-4 one zmm each (skipped past F), 5 the reduction, 6 the tag: stored
 ; (encrypt) or compared (decrypt, fail bit into r13). Clobbers zmm17-21, xmm16, k1, k3, rdx,
 ; r10, r11.
+; GH_MS X, j, first: X times the powers at [r15 + 64j] into LO/MI/HI, schoolbook (four
+; multiplies with memory operands, no shuffle: see GH_W); reduced by GH_W_REDUCE_SB
+%macro GH_MS 3
+%if %3
+        vpclmulqdq zmm17, %1, [r15 + 64 * (%2)], 0x00
+        vpclmulqdq zmm19, %1, [r15 + 64 * (%2)], 0x11
+        vpclmulqdq zmm18, %1, [r15 + 64 * (%2)], 0x01
+        vpclmulqdq zmm20, %1, [r15 + 64 * (%2)], 0x10
+        vpxorq     zmm18, zmm18, zmm20
+%else
+        vpclmulqdq zmm20, %1, [r15 + 64 * (%2)], 0x00
+        vpclmulqdq zmm21, %1, [r15 + 64 * (%2)], 0x11
+        vpxorq     zmm17, zmm17, zmm20
+        vpxorq     zmm19, zmm19, zmm21
+        vpclmulqdq zmm20, %1, [r15 + 64 * (%2)], 0x01
+        vpclmulqdq zmm21, %1, [r15 + 64 * (%2)], 0x10
+        vpternlogq zmm18, zmm20, zmm21, 0x96
+%endif
+%endmacro
+
 %macro FIN_STEP 1
 %if (%1) == 0
         vpshufb zmm4, zmm4, zmm13
         vpxorq  zmm4, zmm4, zmm16                       ; S joins the first block
-        GH_M    zmm4, 0, 1
+        GH_MS   zmm4, 0, 1
 %elif (%1) <= 4
 %assign _fz 4 + (%1)
 %if (%1) == 4
@@ -847,10 +867,10 @@ mbgcmi_vaes_gcm:
         cmp     dword [rsp + JF_PF], 4 * (%1)           ; zmm k is used when F >= 4k
         jb      %%skip
         vpshufb zmm %+ _fz, zmm %+ _fz, zmm13
-        GH_M    zmm %+ _fz, (%1), 0
+        GH_MS   zmm %+ _fz, (%1), 0
 %%skip:
 %elif (%1) == 5
-        GH_W_REDUCE
+        GH_W_REDUCE_SB
 %elif (%1) == 6
         vpshufb xmm16, xmm16, xmm13
         vpxorq  xmm16, xmm16, xmm30                     ; T = E_K(J0) ^ S

@@ -85,20 +85,33 @@ SBYTEIDX:                                       ; row j: byte offsets 16j .. 16j
         mov     eax, 0xF000
         kmovw   k7, eax
 %endmacro
+; SAMEKEY (an assembly-time switch around the BODY expansions): 1 in the bodies the kernel
+; runs when the four lanes share one key (the common case: one session, one SA), where a row
+; is a plain broadcast (a load, no blend uop) and the Karatsuba operands come from the key.
+%assign SAMEKEY 0
 %macro GATHER4 2                        ; zmm %1 = 16 bytes at key + %2 of each lane's key
+%if SAMEKEY
+        vbroadcasti32x4 %1, [r12 + %2]
+%else
         vbroadcasti32x4 %1, [r12 + %2]
         vbroadcasti32x4 %1{k5}, [r13 + %2]
         vbroadcasti32x4 %1{k6}, [r14 + %2]
         vbroadcasti32x4 %1{k7}, [r15 + %2]
+%endif
 %endmacro
 %macro LOAD_RK 1                        ; zmm24 = round key %1 of the four keys
         GATHER4 zmm24, 16 * (%1)
 %endmacro
 ; LOAD_POW e: zmm24 = H^e of the four keys, zmm29 = its Karatsuba operand (lo ^ hi)
 %macro LOAD_POW 1
+%if SAMEKEY
+        vbroadcasti32x4 zmm24, [r12 + HPOW(%1)]
+        vbroadcasti32x4 zmm29, [r12 + HKAR(%1)]
+%else
         GATHER4 zmm24, HPOW(%1)
         vpshufd zmm29, zmm24, 0x4e
         vpxorq  zmm29, zmm29, zmm24
+%endif
 %endmacro
 
 section .text
@@ -305,6 +318,13 @@ mbgcmi_short_avx512:
 
         ; ---- the body for n message blocks ----
         mov     eax, [rsi + SB_NBLK]
+        cmp     r12, r13
+        jne     .mixed
+        cmp     r12, r14
+        jne     .mixed
+        cmp     r12, r15
+        je      .same
+.mixed:
         cmp     eax, 4
         je      .n4
         ja      .above4
@@ -337,6 +357,44 @@ mbgcmi_short_avx512:
         BODY    7
         jmp     .tags
 .n8:    BODY    8
+        jmp     .tags
+
+        ; ---- the same bodies when every lane has the same key (SAMEKEY) ----
+%assign SAMEKEY 1
+.same:
+        cmp     eax, 4
+        je      .s4
+        ja      .sabove4
+        cmp     eax, 1
+        je      .s1
+        ja      .s23
+        BODY    0
+        jmp     .tags
+.s1:    BODY    1
+        jmp     .tags
+.s23:   cmp     eax, 2
+        jne     .s3
+        BODY    2
+        jmp     .tags
+.s3:    BODY    3
+        jmp     .tags
+.s4:    BODY    4
+        jmp     .tags
+.sabove4:
+        cmp     eax, 6
+        je      .s6
+        ja      .sabove6
+        BODY    5
+        jmp     .tags
+.s6:    BODY    6
+        jmp     .tags
+.sabove6:
+        cmp     eax, 7
+        jne     .s8
+        BODY    7
+        jmp     .tags
+.s8:    BODY    8
+%assign SAMEKEY 0
 
         ; ---- tags: write (encrypt lanes) or check (decrypt lanes) ----
 .tags:

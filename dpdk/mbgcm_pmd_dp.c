@@ -70,8 +70,14 @@ mbgcm_pmd_batch_run(struct mbgcm_pmd_qp *qp)
     if (n == 0)
         return;
     (void)mbgcm_submit_burst(qp->mgr, qp->batch, n);
-    for (i = 0; i < n; i++)
-        mbgcm_pmd_job_done(qp, &qp->batch[i]);
+    for (i = 0; i < n; i++) {
+        const mbgcm_job *job = &qp->batch[i];
+        struct mbgcm_pmd_slot *sl = job->user_data;
+
+        sl->op->status = mbgcm_pmd_status(job->status);
+        sl->done = 1;
+    }
+    qp->in_mgr -= n;
     qp->nbatch = 0;
 }
 
@@ -447,9 +453,50 @@ mbgcm_pmd_enqueue_burst(void *qpv, struct rte_crypto_op **ops, uint16_t nb_ops)
     }
     room = qp->mask + 1 - (qp->head - qp->tail);
     n = RTE_MIN((uint32_t)nb_ops, room);
-    for (i = 0; i < n; i++)
-        if (unlikely(mbgcm_pmd_enqueue_one(qp, ops[i]) != 0))
-            break;
+    if (qp->timeout_ns == 0) {
+        /* batch mode: the common op in a tight loop with the queue-pair counters in locals
+           (the op and slot stores cannot be proven not to alias them), the rest through
+           mbgcm_pmd_enqueue_one */
+        const uint32_t mask = qp->mask;
+        uint32_t head = qp->head, nb = qp->nbatch;
+
+        for (i = 0; i < n; i++) {
+            struct rte_crypto_op *op = ops[i];
+            struct mbgcm_pmd_slot *sl = &qp->slots[head & mask];
+            mbgcm_job *job = &qp->batch[nb];
+
+            if (likely(mbgcm_pmd_fast_job(qp, op, job))) {
+                job->user_data = sl;
+                op->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
+                sl->op = op;
+                sl->done = 0;
+                sl->seg_end = qp->seg_head;
+                head++;
+                if (++nb == MBGCM_PMD_BATCH) {
+                    qp->head = head;
+                    qp->in_mgr += nb - qp->nbatch;
+                    qp->nbatch = nb;
+                    mbgcm_pmd_batch_run(qp);
+                    nb = 0;
+                }
+                continue;
+            }
+            qp->in_mgr += nb - qp->nbatch;
+            qp->head = head;
+            qp->nbatch = nb;
+            if (unlikely(mbgcm_pmd_enqueue_one(qp, op) != 0))
+                break;
+            head = qp->head;
+            nb = qp->nbatch;
+        }
+        qp->in_mgr += nb - qp->nbatch;
+        qp->head = head;
+        qp->nbatch = nb;
+    } else {
+        for (i = 0; i < n; i++)
+            if (unlikely(mbgcm_pmd_enqueue_one(qp, ops[i]) != 0))
+                break;
+    }
     mbgcm_pmd_batch_run(qp); /* batch mode: every op taken is done now */
     qp->stats.enqueued_count += i;
     qp->stats.enqueue_err_count += nb_ops - i;

@@ -161,8 +161,8 @@ static void run_deferred(mbgcm_mgr *m)
 }
 
 /* Validate and start one job: error status at once, single-stream, or into a lane (running
-   the lanes when that took the last free lane). In a burst, single-stream jobs with 12-byte
-   IVs are gathered and run together by run_deferred when the kernels offer that. */
+   the lanes when that took the last free lane). (A burst's valid single-stream jobs with
+   12-byte IVs never come here when the kernels have a pipelined call: see submit_burst.) */
 static void accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_cause why)
 {
     m->jobs++;
@@ -183,13 +183,6 @@ static void accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_c
     }
     if ((uint64_t)job->len >= m->single_min_len) {
         m->single++;
-        if (why == MBGCMI_RUN_BURST && job->iv_len == 12 && m->lanes.ops->single->jobs12 != NULL) {
-            m->defer[m->ndefer++] = job;
-            if (m->ndefer == MBGCMI_JOBS12_MAX) {
-                run_deferred(m);
-            }
-            return;
-        }
         mbgcmi_single_job(m->lanes.ops->single, job);
         if (job->status == MBGCM_ERR_AUTH) {
             m->lanes.auth_failures++;
@@ -302,9 +295,30 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
         return 0;
     }
     const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
+    /* The common burst job — valid, linear, 12-byte IV, single-stream length, kernels with a
+       pipelined call — goes straight to the deferred list; anything else through accept(). */
+    const int pipelined = m->lanes.ops->single->jobs12 != NULL;
+    const uint64_t single_min = m->single_min_len;
+    unsigned direct = 0;
+    uint64_t direct_bytes = 0;
     for (unsigned i = 0; i < n; i++) {
-        accept(m, &jobs[i], now, MBGCMI_RUN_BURST);
+        mbgcm_job *job = &jobs[i];
+        if (pipelined && job->iv_len == 12 && (uint64_t)job->len >= single_min &&
+            job->src_sgl == NULL && job->dst_sgl == NULL &&
+            mbgcmi_check_job_inline(job) == MBGCM_OK) {
+            direct++;
+            direct_bytes += job->len;
+            m->defer[m->ndefer++] = job;
+            if (m->ndefer == MBGCMI_JOBS12_MAX) {
+                run_deferred(m);
+            }
+            continue;
+        }
+        accept(m, job, now, MBGCMI_RUN_BURST);
     }
+    m->jobs += direct;
+    m->single += direct;
+    m->bytes += direct_bytes;
     run_deferred(m);
     unsigned ok = 0;
     for (unsigned i = 0; i < n; i++) {

@@ -179,7 +179,10 @@ KERNELS = {
         plan='asm/gcm_x4short_avx512.asm "Register plan"',
         flag_regs={
             'rsi': 'b (the batch)', 'rdi': 'b->active (lane mask; the plan omits it)',
-            'rax': 'lane count / masks', 'rsp': 'stack pointer', 'rbp': 'frame pointer'},
+            'rax': 'lane count / masks', 'rsp': 'stack pointer', 'rbp': 'frame pointer',
+            'r12': 'lane 0 key pointer (compared with the others: one key for all lanes?)',
+            'r13': 'lane 1 key pointer', 'r14': 'lane 2 key pointer',
+            'r15': 'lane 3 key pointer'},
         public_mem=[
             ('rsi', 0, 64, 'b->job[4], tagmask, active, decrypt, nblk, rmax, k10q, k12q'),
             ('rsi', 64, 64, 'b->lenblk (lengths)'),
