@@ -51,6 +51,10 @@ WADD8:          times 4 dd 8, 0, 0, 0
 WADD12:         times 4 dd 12, 0, 0, 0
 WADD16:         times 4 dd 16, 0, 0, 0
 WADD1:          times 4 dd 1, 0, 0, 0
+WBE4:           times 4 dd 0, 0, 0, 4 << 24         ; +4 on the last byte of each lane
+WBE8:           times 4 dd 0, 0, 0, 8 << 24
+WBE12:          times 4 dd 0, 0, 0, 12 << 24
+WBE16:          times 4 dd 0, 0, 0, 16 << 24
 
 section .text
 
@@ -177,6 +181,38 @@ section .text
         vpaddd  zmm3, zmm12, [WADD12]
         vpshufb zmm3, zmm3, zmm13
         vpaddd  zmm12, zmm12, [WADD16]
+%endmacro
+
+; Counters in the whole-group loops: zmm12 holds B0's four counter blocks in byte order, so a
+; group's counters are one VPADDD each with a constant that adds k to the last byte of every
+; lane (no shuffles on the port the GHASH needs) — exact while that byte does not wrap. %1 (a
+; GPR) tracks the last byte of lane 0's counter; a group that would wrap it takes the byte-
+; reflected route (CTR_W), at most one group in 16. CTR_BE_ENTER / CTR_BE_LEAVE convert
+; zmm12 between the reflected form used elsewhere and the byte order form used by CTR_WB;
+; the caller sets %1 from public memory (the counter block or J0 in memory; 2 for J0 =
+; IV || 1), never from a vector register (scripts/ct-check.sh treats those as secret).
+%macro CTR_BE_ENTER 0
+        vpshufb zmm12, zmm12, zmm13
+%endmacro
+%macro CTR_BE_LEAVE 0
+        vpshufb zmm12, zmm12, zmm13
+%endmacro
+%macro CTR_WB 1
+        cmp     %1, 237                                 ; lane 3 of the next B0: byte + 19
+        jae     %%slow
+        vmovdqa64 zmm0, zmm12
+        vpaddd  zmm1, zmm12, [WBE4]
+        vpaddd  zmm2, zmm12, [WBE8]
+        vpaddd  zmm3, zmm12, [WBE12]
+        vpaddd  zmm12, zmm12, [WBE16]
+        jmp     %%done
+%%slow:
+        vpshufb zmm12, zmm12, zmm13
+        CTR_W
+        vpshufb zmm12, zmm12, zmm13
+%%done:
+        add     %1, 16
+        and     %1, 255
 %endmacro
 
 %macro LOAD_POWERS 0
@@ -335,19 +371,22 @@ mbgcmi_vaes_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         cmp     r9, 16
         jb      %%tail4
         ; first group: no GHASH pending yet
-        CTR_W
+        movzx   r11d, byte [rsi + 15]                   ; the counter's last byte
+        CTR_BE_ENTER
+        CTR_WB  r11d
         GROUP_LOAD %1
         AES_W   4, 0
         GROUP_STORE %1
 %%loop16:
         cmp     r9, 16
         jb      %%drain
-        CTR_W
+        CTR_WB  r11d
         GROUP_LOAD %1
         AES_W   4, 1                                    ; with the previous group's GHASH
         GROUP_STORE %1
         jmp     %%loop16
 %%drain:
+        CTR_BE_LEAVE
         GH_STEP 0                                       ; hash the last full group
         GH_STEP 1
         GH_STEP 2
@@ -509,18 +548,24 @@ mbgcmi_vaes_ctr_dec:
         shr     r9, 4                                   ; full blocks
         cmp     r9, 16
         jb      %%tail
-        CTR_W
+        movzx   esi, byte [r12 + 15]
+        inc     esi                                     ; last byte of J0 + 1
+        and     esi, 255
+        CTR_BE_ENTER
+        CTR_WB  esi
         GROUP_LOAD %1
         AES_W   4, 0, 1                                 ; the first AES pass: J0 joins it
 %%xor_store:
         GROUP_STORE %1
         mov     r14d, 1                                 ; this group's GHASH is pending
         cmp     r9, 16
-        jb      %%tail
-        CTR_W
+        jb      %%tail_be
+        CTR_WB  esi
         GROUP_LOAD %1
         AES_W   4, 1                                    ; with the pending group's GHASH
         jmp     %%xor_store
+%%tail_be:
+        CTR_BE_LEAVE
 %%tail:
         mov     esi, ebx
         and     esi, 255                                ; bytes after the whole groups
@@ -967,7 +1012,9 @@ mbgcmi_vaes_gcm:
         shr     r9, 4
         cmp     r9, 16
         jb      %%tail
-        CTR_W
+        mov     esi, 2                                  ; last byte of J0 + 1 (J0 = IV || 1)
+        CTR_BE_ENTER
+        CTR_WB  esi
         GROUP_LOAD %1
         AES_W   4, 2, 1                                 ; first pass: previous final GHASH, J0
         GROUP_STORE %1
@@ -975,12 +1022,14 @@ mbgcmi_vaes_gcm:
         mov     r14d, 1                                 ; a whole group's GHASH is pending
 %%loop16:
         cmp     r9, 16
-        jb      %%tail
-        CTR_W
+        jb      %%tail_be
+        CTR_WB  esi
         GROUP_LOAD %1
         AES_W   4, 1
         GROUP_STORE %1
         jmp     %%loop16
+%%tail_be:
+        CTR_BE_LEAVE
 %%tail:
         mov     esi, ebx
         and     esi, 255

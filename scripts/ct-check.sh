@@ -123,6 +123,8 @@ KERNELS = {
                      'JF_PMODE, JF_PIDX, JF_PF, JF_PTMASK (previous job: enc/dec, index, final '
                      'block count, tag byte mask)'),
                     ('r11', 0, 8, 'jobs: jobs[i] (addressed through an LEA)'),
+                    ('rsi', 15, 1, 'ctr kernels: the last byte of the counter block (from '
+                     'the IV, public): CTR_WB\'s no-wrap test'),
                     ('r12', 0, 88, 'jobs: the current job\'s fields (pointers, lengths, '
                      'dir; gcm: r12 is the J0 pointer, an IV-derived public block)')],
         declassify=[],
