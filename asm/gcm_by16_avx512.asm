@@ -51,6 +51,9 @@ WADD8:          times 4 dd 8, 0, 0, 0
 WADD12:         times 4 dd 12, 0, 0, 0
 WADD16:         times 4 dd 16, 0, 0, 0
 WADD1:          times 4 dd 1, 0, 0, 0
+WCTR2BE:        dd 0, 0, 0, 2 << 24, 0, 0, 0, 3 << 24, 0, 0, 0, 4 << 24, 0, 0, 0, 5 << 24
+WJ0ONE:         dd 0, 0, 0, 1 << 24                 ; J0 = IV || 00 00 00 01
+                dd 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 WBE4:           times 4 dd 0, 0, 0, 4 << 24         ; +4 on the last byte of each lane
 WBE8:           times 4 dd 0, 0, 0, 8 << 24
 WBE12:          times 4 dd 0, 0, 0, 12 << 24
@@ -872,6 +875,7 @@ mbgcmi_vaes_gcm:
 %define JF_PTMASK  60                   ; previous job's tag byte mask (16 bits)
 %define JF_ETAG    64                   ; the current job's expected tag (16 bytes)
 %define JF_PETAG   80                   ; the previous job's (16 bytes)
+%define JF_LENBLK  96                   ; the current job's length block (16 bytes)
 %define JF_SIZE    128
 
 ; FIN_STEP n: step n (0..6) of the previous job's final GHASH over zmm4-7 and zmm31 (byte
@@ -1008,12 +1012,11 @@ mbgcmi_vaes_gcm:
 ; xmm15 = E_K(J0), xmm16 = S. rcx in, r8 out, rbx len, eax rounds, rdi key set.
 %macro JOB_BODY 1
         xor     r14d, r14d                              ; no pass done yet
+        mov     esi, 2                                  ; last byte of J0 + 1 (J0 = IV || 1)
         mov     r9, rbx
         shr     r9, 4
         cmp     r9, 16
         jb      %%tail
-        mov     esi, 2                                  ; last byte of J0 + 1 (J0 = IV || 1)
-        CTR_BE_ENTER
         CTR_WB  esi
         GROUP_LOAD %1
         AES_W   4, 2, 1                                 ; first pass: previous final GHASH, J0
@@ -1022,18 +1025,18 @@ mbgcmi_vaes_gcm:
         mov     r14d, 1                                 ; a whole group's GHASH is pending
 %%loop16:
         cmp     r9, 16
-        jb      %%tail_be
+        jb      %%tail
         CTR_WB  esi
         GROUP_LOAD %1
         AES_W   4, 1
         GROUP_STORE %1
         jmp     %%loop16
-%%tail_be:
-        CTR_BE_LEAVE
 %%tail:
+        test    bl, bl                                  ; bytes after the whole groups?
+        jz      %%no_tail
+        CTR_WB  esi                                     ; counters for up to 16 blocks
         mov     esi, ebx
         and     esi, 255
-        jz      %%no_tail
         mov     rdx, -1
         mov     r10d, esi
         bzhi    rax, rdx, r10
@@ -1049,7 +1052,6 @@ mbgcmi_vaes_gcm:
         kmovq   k %+ _kk, rax
 %assign _t _t + 1
 %endrep
-        CTR_W
         mov     eax, [rdi + KEY_ROUNDS]
         cmp     esi, 128
         ja      %%io34
@@ -1091,12 +1093,13 @@ mbgcmi_vaes_gcm:
         ; the length block at position F: lane F%4 of zmm(4 + F/4) (zmm31 for F = 16)
         mov     r11, [r12 + J_AADLEN]
         mov     rdx, rbx
-        shl     rdx, 3
         shl     r11, 3
-        vmovq   xmm21, rdx
-        vpinsrq xmm21, xmm21, r11, 1                    ; V form {len bits, aad bits}
-        vpshufb xmm21, xmm21, xmm13
-        vshufi64x2 zmm21, zmm21, zmm21, 0x00
+        shl     rdx, 3
+        bswap   r11
+        bswap   rdx
+        mov     [rsp + JF_LENBLK], r11                  ; byte order: [aad bits]_64 [len bits]_64
+        mov     [rsp + JF_LENBLK + 8], rdx
+        vbroadcasti32x4 zmm21, [rsp + JF_LENBLK]        ; (a load: no shuffle uops)
         mov     ecx, r10d
         and     ecx, 3
         add     ecx, ecx
@@ -1170,17 +1173,14 @@ mbgcmi_vaes_gcm12_jobs:
         vmovdqu8 xmm21{k2}{z}, [r10]
         vmovdqa64 [rsp + JF_ETAG], xmm21
 .no_etag:
-        ; J0 = IV || 00 00 00 01 (xmm15), counters J0+1 .. J0+4 (zmm12)
+        ; J0 = IV || 00 00 00 01 (xmm15); the counters J0+1 .. J0+4 in zmm12 straight in the
+        ; byte order form CTR_WB steps (last bytes 2..5; esi tracks lane 0's: JOB_BODY)
         mov     r10, [r12 + J_IV]
-        mov     eax, 0x0FFF
+        mov     eax, 0x7777
         kmovw   k1, eax
-        vmovdqu8 xmm15{k1}{z}, [r10]
-        mov     eax, 0x01000000
-        vpinsrd xmm15, xmm15, eax, 3
-        vshufi64x2 zmm12, zmm15, zmm15, 0x00
-        vpshufb zmm12, zmm12, zmm13
-        vpaddd  zmm12, zmm12, [WLANES]
-        vpaddd  zmm12, zmm12, [WADD1]
+        vbroadcasti32x4 zmm12{k1}{z}, [r10]             ; the IV in dwords 0-2 of every lane
+        vpord   xmm15, xmm12, [WJ0ONE]
+        vpord   zmm12, zmm12, [WCTR2BE]
         LOAD_POWERS
         mov     rcx, [r12 + J_SRC]
         mov     r8, [r12 + J_DST]

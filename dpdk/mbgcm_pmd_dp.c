@@ -70,12 +70,11 @@ mbgcm_pmd_batch_run(struct mbgcm_pmd_qp *qp)
     if (n == 0)
         return;
     (void)mbgcm_submit_burst(qp->mgr, qp->batch, n);
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) { /* batch jobs carry their op (ring jobs their slot) */
         const mbgcm_job *job = &qp->batch[i];
-        struct mbgcm_pmd_slot *sl = job->user_data;
+        struct rte_crypto_op *op = job->user_data;
 
-        sl->op->status = mbgcm_pmd_status(job->status);
-        sl->done = 1;
+        op->status = mbgcm_pmd_status(job->status);
     }
     qp->in_mgr -= n;
     qp->nbatch = 0;
@@ -419,7 +418,7 @@ mbgcm_pmd_enqueue_one(struct mbgcm_pmd_qp *qp, struct rte_crypto_op *op)
     job->tag_len = s->tag_len;
     job->reserved_ = NULL;
 submit:
-    job->user_data = sl;
+    job->user_data = qp->timeout_ns == 0 ? (void *)op : (void *)sl;
     op->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
     sl->op = op;
     sl->done = 0;
@@ -466,11 +465,10 @@ mbgcm_pmd_enqueue_burst(void *qpv, struct rte_crypto_op **ops, uint16_t nb_ops)
             mbgcm_job *job = &qp->batch[nb];
 
             if (likely(mbgcm_pmd_fast_job(qp, op, job))) {
-                job->user_data = sl;
-                op->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
+                /* status, done flag and arena position are not needed: the op is done
+                   before this call returns and the arena is reset then (below) */
+                job->user_data = op;
                 sl->op = op;
-                sl->done = 0;
-                sl->seg_end = qp->seg_head;
                 head++;
                 if (++nb == MBGCM_PMD_BATCH) {
                     qp->head = head;
@@ -492,12 +490,14 @@ mbgcm_pmd_enqueue_burst(void *qpv, struct rte_crypto_op **ops, uint16_t nb_ops)
         qp->in_mgr += nb - qp->nbatch;
         qp->head = head;
         qp->nbatch = nb;
+        mbgcm_pmd_batch_run(qp);
+        /* every op taken is done and no job holds a segment list any more */
+        qp->seg_head = qp->seg_tail = 0;
     } else {
         for (i = 0; i < n; i++)
             if (unlikely(mbgcm_pmd_enqueue_one(qp, ops[i]) != 0))
                 break;
     }
-    mbgcm_pmd_batch_run(qp); /* batch mode: every op taken is done now */
     qp->stats.enqueued_count += i;
     qp->stats.enqueue_err_count += nb_ops - i;
     return (uint16_t)i;
@@ -532,7 +532,21 @@ mbgcm_pmd_dequeue_burst(void *qpv, struct rte_crypto_op **ops, uint16_t nb_ops)
     struct mbgcm_pmd_qp *qp = qpv;
     mbgcm_job *job;
 
-    /* ring mode only: in batch mode every job ran before its enqueue call returned */
+    if (qp->timeout_ns == 0) {
+        /* batch mode: every op taken ran before its enqueue call returned */
+        uint32_t n = RTE_MIN((uint32_t)nb_ops, qp->head - qp->tail), i, err = 0;
+
+        for (i = 0; i < n; i++) {
+            struct rte_crypto_op *op = qp->slots[(qp->tail + i) & qp->mask].op;
+
+            ops[i] = op;
+            err += op->status != RTE_CRYPTO_OP_STATUS_SUCCESS;
+        }
+        qp->tail += n;
+        qp->stats.dequeue_err_count += err;
+        qp->stats.dequeued_count += n;
+        return (uint16_t)n;
+    }
     if (qp->in_mgr != 0)
         for (job = mbgcm_mgr_poll(qp->mgr); job != NULL; job = mbgcm_get_completed_job(qp->mgr))
             mbgcm_pmd_job_done(qp, job);
