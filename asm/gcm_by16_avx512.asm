@@ -8,8 +8,8 @@
 ; stitched between the AES rounds of iteration i. GHASH aggregates 16 blocks with H^16..H^1,
 ; which the key stores highest first, so one 64-byte load at H^(4j+4) gives
 ; [H^(4j+4), H^(4j+3), H^(4j+2), H^(4j+1)] for the four blocks of zmm j (block 0 of the group,
-; lane 0 of zmm 0, multiplies H^16); schoolbook products in the loop (GH_W), Karatsuba with
-; the stored (lo^hi) operands where the powers come from memory (GH_M, the final hash); one
+; lane 0 of zmm 0, multiplies H^16); schoolbook products everywhere (GH_W with the
+; powers in registers in the loop, GH_MS with a row loaded from the key for the final hash); one
 ; Montgomery reduction per lane, then the four lanes (partial sums of one message) are
 ; xor-folded into one 128-bit S (reduction is linear, so fold after reducing). Math:
 ; mb/ghash_ct.c.
@@ -84,12 +84,8 @@ section .text
         vpternlogq zmm18, zmm28, zmm29, 0x96
 %endif
 %endmacro
-; GH_W_REDUCE: Karatsuba fix-up (GH_M products), then GH_W_REDUCE_SB: reduce each lane, fold
-; the four lanes into S (xmm16, upper lanes zero)
-%macro GH_W_REDUCE 0
-        vpternlogq zmm18, zmm17, zmm19, 0x96            ; MI ^= LO ^ HI
-        GH_W_REDUCE_SB
-%endmacro
+; GH_W_REDUCE_SB: reduce each lane of LO/MI/HI, fold the four lanes into S (xmm16, upper
+; lanes zero)
 %macro GH_W_REDUCE_SB 0
         vpclmulqdq zmm20, zmm17, zmm14, 0x00
         vpshufd    zmm17, zmm17, 0x4e
@@ -479,23 +475,27 @@ mbgcmi_vaes_ctr_dec:
 ;   Extra registers: rbx len, r11 aad_len, r13 tag, r14 pending-group flag, r15 power base,
 ;   rsi remaining tail bytes; [rbp+16..] stack arguments.
 
-; GH_M X, j, first: X times the powers at [r15 + 64j] (Karatsuba operands at +512) into LO/MI/HI
-%macro GH_M 3
-%if %3
-        vpclmulqdq zmm17, %1, [r15 + 64 * (%2)], 0x00
-        vpclmulqdq zmm19, %1, [r15 + 64 * (%2)], 0x11
-        vpshufd    zmm20, %1, 0x4e
-        vpxorq     zmm20, zmm20, %1
-        vpclmulqdq zmm18, zmm20, [r15 + 512 + 64 * (%2)], 0x00
+; GH_MS X, j, first: X times the powers at [r15 + 64j] into LO/MI/HI, schoolbook (four
+; multiplies, no shuffle: see GH_W); reduced by GH_W_REDUCE_SB. The row is loaded once into
+; zmm28 (free in a job's first pass, where FIN_STEP runs): as a memory operand of each multiply
+; it was four loads, each split across two cache lines for most F (measured: the final GHASH
+; of a 512-byte message cost 30 cycles)
+%macro GH_MS 3
+        vmovdqu64  zmm28, [r15 + 64 * (%2)]             ; one load: rows at HPOW(F+1) are
+%if %3                                                  ; rarely 64-byte aligned (line splits)
+        vpclmulqdq zmm17, %1, zmm28, 0x00
+        vpclmulqdq zmm19, %1, zmm28, 0x11
+        vpclmulqdq zmm18, %1, zmm28, 0x01
+        vpclmulqdq zmm20, %1, zmm28, 0x10
+        vpxorq     zmm18, zmm18, zmm20
 %else
-        vpclmulqdq zmm20, %1, [r15 + 64 * (%2)], 0x00
-        vpclmulqdq zmm21, %1, [r15 + 64 * (%2)], 0x11
+        vpclmulqdq zmm20, %1, zmm28, 0x00
+        vpclmulqdq zmm21, %1, zmm28, 0x11
         vpxorq     zmm17, zmm17, zmm20
         vpxorq     zmm19, zmm19, zmm21
-        vpshufd    zmm20, %1, 0x4e
-        vpxorq     zmm20, zmm20, %1
-        vpclmulqdq zmm20, zmm20, [r15 + 512 + 64 * (%2)], 0x00
-        vpxorq     zmm18, zmm18, zmm20
+        vpclmulqdq zmm20, %1, zmm28, 0x01
+        vpclmulqdq zmm21, %1, zmm28, 0x10
+        vpternlogq zmm18, zmm20, zmm21, 0x96
 %endif
 %endmacro
 
@@ -794,25 +794,25 @@ mbgcmi_vaes_gcm:
         add     r15, KEY_HPOW                           ; = HPOW(F+1), a plain base register
         vpshufb zmm4, zmm4, zmm13
         vpxorq  zmm4, zmm4, zmm16                       ; S joins the first block
-        GH_M    zmm4, 0, 1
+        GH_MS   zmm4, 0, 1
         cmp     r10d, 4                                 ; zmm k is used when F >= 4k
         jb      .hashed
         vpshufb zmm5, zmm5, zmm13
-        GH_M    zmm5, 1, 0
+        GH_MS   zmm5, 1, 0
         cmp     r10d, 8
         jb      .hashed
         vpshufb zmm6, zmm6, zmm13
-        GH_M    zmm6, 2, 0
+        GH_MS   zmm6, 2, 0
         cmp     r10d, 12
         jb      .hashed
         vpshufb zmm7, zmm7, zmm13
-        GH_M    zmm7, 3, 0
+        GH_MS   zmm7, 3, 0
         cmp     r10d, 16
         jb      .hashed
         vpshufb zmm8, zmm8, zmm13
-        GH_M    zmm8, 4, 0
+        GH_MS   zmm8, 4, 0
 .hashed:
-        GH_W_REDUCE
+        GH_W_REDUCE_SB
         vpshufb xmm16, xmm16, xmm13
         vpxorq  xmm16, xmm16, xmm15                     ; T = E_K(J0) ^ S
         xor     eax, eax
@@ -883,25 +883,6 @@ mbgcmi_vaes_gcm:
 ; at r15, then its tag. 0-4 one zmm each (skipped past F), 5 the reduction, 6 the tag: stored
 ; (encrypt) or compared (decrypt, fail bit into r13). Clobbers zmm17-21, xmm16, k1, k3, rdx,
 ; r10, r11.
-; GH_MS X, j, first: X times the powers at [r15 + 64j] into LO/MI/HI, schoolbook (four
-; multiplies with memory operands, no shuffle: see GH_W); reduced by GH_W_REDUCE_SB
-%macro GH_MS 3
-%if %3
-        vpclmulqdq zmm17, %1, [r15 + 64 * (%2)], 0x00
-        vpclmulqdq zmm19, %1, [r15 + 64 * (%2)], 0x11
-        vpclmulqdq zmm18, %1, [r15 + 64 * (%2)], 0x01
-        vpclmulqdq zmm20, %1, [r15 + 64 * (%2)], 0x10
-        vpxorq     zmm18, zmm18, zmm20
-%else
-        vpclmulqdq zmm20, %1, [r15 + 64 * (%2)], 0x00
-        vpclmulqdq zmm21, %1, [r15 + 64 * (%2)], 0x11
-        vpxorq     zmm17, zmm17, zmm20
-        vpxorq     zmm19, zmm19, zmm21
-        vpclmulqdq zmm20, %1, [r15 + 64 * (%2)], 0x01
-        vpclmulqdq zmm21, %1, [r15 + 64 * (%2)], 0x10
-        vpternlogq zmm18, zmm20, zmm21, 0x96
-%endif
-%endmacro
 
 %macro FIN_STEP 1
 %if (%1) == 0
