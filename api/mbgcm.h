@@ -244,7 +244,9 @@ MBGCM_API void mbgcm_ctx_wipe(mbgcm_ctx *ctx);
  * nothing else); the manager keeps working. Between submit and return the job, its key and
  * its buffers must stay valid and untouched; a returned job stays valid and unchanged until
  * the next mbgcm_get_next_job. A decrypt job that fails authentication has |dst| zeroed and
- * status MBGCM_ERR_AUTH.
+ * status MBGCM_ERR_AUTH. Jobs in flight together (in the ring, in one burst) run
+ * concurrently and in no particular order: no job's dst or tag may overlap any buffer of
+ * another such job (sharing read-only inputs — keys, IVs, AAD, a source — is fine).
  *
  * Burst: mbgcm_submit_burst takes an array of caller-owned jobs and returns with all of them
  * complete. Burst jobs never enter the ring; ring jobs may make progress meanwhile.
@@ -358,7 +360,10 @@ MBGCM_API unsigned mbgcm_queue_size(const mbgcm_mgr *m);
  * with its status set. Returns how many finished with MBGCM_OK. Burst jobs never enter the
  * ring, never come back from get_completed/flush and do not change mbgcm_queue_size; ring
  * jobs may progress meanwhile and still come back in order. |jobs| NULL with n > 0 returns 0
- * and sets mbgcm_mgr_last_error to MBGCM_ERR_INVALID.
+ * and sets mbgcm_mgr_last_error to MBGCM_ERR_INVALID. A burst is the cheapest way in: short
+ * jobs share lanes, and on avx512 consecutive long jobs with 12-byte IVs are pipelined (one
+ * job's last GHASH runs inside the next one's first AES pass), so the jobs of one burst must
+ * not write into each other's buffers (see above).
  */
 MBGCM_API unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n);
 
