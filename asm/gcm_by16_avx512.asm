@@ -510,10 +510,11 @@ mbgcmi_vaes_ctr_dec:
 %%done:
 %endmacro
 
-; TAIL_IO nz, dec: the tail's nz slices: masked loads (zero past the end), AES (stitching the
-; pending group's GHASH), key stream kept to the message bytes, masked stores, and the GHASH
-; input in zmm4..: the output when encrypting, the input when decrypting; zero beyond nz
-%macro TAIL_IO 2
+; TAIL_IO nz, dec, aes: the tail's nz slices: masked loads (zero past the end), the AES pass
+; (macro |aes| nz: TAIL_AES or TAIL_AES_J), key stream kept to the message bytes, masked
+; stores, and the GHASH input in zmm4..: the output when encrypting, the input when
+; decrypting; zero beyond nz
+%macro TAIL_IO 3
 %assign _t 0
 %rep %1
 %assign _kk 4 + _t
@@ -521,7 +522,7 @@ mbgcmi_vaes_ctr_dec:
         vmovdqu8 zmm %+ _dd {k %+ _kk}{z}, [rcx + 64 * _t]
 %assign _t _t + 1
 %endrep
-        TAIL_AES %1
+        %3      %1
 %assign _t 0
 %rep %1
 %assign _kk 4 + _t
@@ -542,6 +543,48 @@ mbgcmi_vaes_ctr_dec:
         vpxorq  zmm %+ _gg, zmm %+ _gg, zmm %+ _gg
 %assign _t _t + 1
 %endrep
+%endmacro
+
+; TAIL_MASKS: byte masks k4..k7 of the tail's four 64-byte slices from esi = tail bytes
+; (1..255). Clobbers rax, rdx, r10.
+%macro TAIL_MASKS 0
+        mov     rdx, -1
+        mov     r10d, esi
+        bzhi    rax, rdx, r10                           ; bzhi saturates at 64
+        kmovq   k4, rax
+%assign _t 1
+%rep 3
+        xor     eax, eax
+        lea     r10d, [rsi - 64 * _t]
+        cmp     esi, 64 * _t
+        cmovbe  r10d, eax
+        bzhi    rax, rdx, r10
+%assign _kk 4 + _t
+        kmovq   k %+ _kk, rax
+%assign _t _t + 1
+%endrep
+%endmacro
+
+; TAIL_SLICES dec, aes: TAIL_IO over only the 64-byte slices that hold message bytes (a
+; masked access with an empty mask still costs a cache access here); eax = rounds
+%macro TAIL_SLICES 2
+        cmp     esi, 128
+        ja      %%io34
+        cmp     esi, 64
+        ja      %%io2
+        TAIL_IO 1, %1, %2
+        jmp     %%io_done
+%%io2:
+        TAIL_IO 2, %1, %2
+        jmp     %%io_done
+%%io34:
+        cmp     esi, 192
+        ja      %%io4
+        TAIL_IO 3, %1, %2
+        jmp     %%io_done
+%%io4:
+        TAIL_IO 4, %1, %2
+%%io_done:
 %endmacro
 
 ; WHOLE_BODY dec: everything after E_K(J0) and the AAD (see above)
@@ -573,43 +616,10 @@ mbgcmi_vaes_ctr_dec:
         mov     esi, ebx
         and     esi, 255                                ; bytes after the whole groups
         jz      %%no_tail
-        ; byte masks of the tail's four 64-byte slices (k4..k7), counters, loads
-        mov     rdx, -1
-        mov     r10d, esi
-        bzhi    rax, rdx, r10                           ; bzhi saturates at 64
-        kmovq   k4, rax
-%assign _t 1
-%rep 3
-        xor     eax, eax
-        lea     r10d, [rsi - 64 * _t]
-        cmp     esi, 64 * _t
-        cmovbe  r10d, eax
-        bzhi    rax, rdx, r10
-%assign _kk 4 + _t
-        kmovq   k %+ _kk, rax
-%assign _t _t + 1
-%endrep
+        TAIL_MASKS
         CTR_W                                           ; counters for up to 16 blocks
         mov     eax, [rdi + KEY_ROUNDS]
-        ; only the 64-byte slices that hold message bytes are loaded and stored: a masked
-        ; access with an empty mask still costs a cache access here
-        cmp     esi, 128
-        ja      %%io34
-        cmp     esi, 64
-        ja      %%io2
-        TAIL_IO 1, %1
-        jmp     %%io_done
-%%io2:
-        TAIL_IO 2, %1
-        jmp     %%io_done
-%%io34:
-        cmp     esi, 192
-        ja      %%io4
-        TAIL_IO 3, %1
-        jmp     %%io_done
-%%io4:
-        TAIL_IO 4, %1
-%%io_done:
+        TAIL_SLICES %1, TAIL_AES
         lea     r10d, [rsi + 15]
         shr     r10d, 4                                 ; F = tail blocks (1..16)
         vpxorq  zmm8, zmm8, zmm8
@@ -956,37 +966,6 @@ mbgcmi_vaes_gcm:
 %%done:
 %endmacro
 
-; TAIL_IO_J nz, dec: TAIL_IO with TAIL_AES_J
-%macro TAIL_IO_J 2
-%assign _t 0
-%rep %1
-%assign _kk 4 + _t
-%assign _dd 8 + _t
-        vmovdqu8 zmm %+ _dd {k %+ _kk}{z}, [rcx + 64 * _t]
-%assign _t _t + 1
-%endrep
-        TAIL_AES_J %1
-%assign _t 0
-%rep %1
-%assign _kk 4 + _t
-%assign _dd 8 + _t
-%assign _gg 4 + _t
-        vmovdqu8 zmm %+ _t {k %+ _kk}{z}, zmm %+ _t
-        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd
-        vmovdqu8 [r8 + 64 * _t]{k %+ _kk}, zmm %+ _t
-%if %2
-        vmovdqa64 zmm %+ _gg, zmm %+ _dd
-%else
-        vmovdqa64 zmm %+ _gg, zmm %+ _t
-%endif
-%assign _t _t + 1
-%endrep
-%rep 4 - (%1)
-%assign _gg 4 + _t
-        vpxorq  zmm %+ _gg, zmm %+ _gg, zmm %+ _gg
-%assign _t _t + 1
-%endrep
-%endmacro
 
 ; JOB_BODY dec: one job (r12) from its first pass (with the previous job's final GHASH) to
 ; its own final GHASH inputs: zmm4-7, zmm31 (byte order, length block placed), r10d = F,
@@ -1018,39 +997,9 @@ mbgcmi_vaes_gcm:
         CTR_WB  esi                                     ; counters for up to 16 blocks
         mov     esi, ebx
         and     esi, 255
-        mov     rdx, -1
-        mov     r10d, esi
-        bzhi    rax, rdx, r10
-        kmovq   k4, rax
-%assign _t 1
-%rep 3
-        xor     eax, eax
-        lea     r10d, [rsi - 64 * _t]
-        cmp     esi, 64 * _t
-        cmovbe  r10d, eax
-        bzhi    rax, rdx, r10
-%assign _kk 4 + _t
-        kmovq   k %+ _kk, rax
-%assign _t _t + 1
-%endrep
+        TAIL_MASKS
         mov     eax, [rdi + KEY_ROUNDS]
-        cmp     esi, 128
-        ja      %%io34
-        cmp     esi, 64
-        ja      %%io2
-        TAIL_IO_J 1, %1
-        jmp     %%io_done
-%%io2:
-        TAIL_IO_J 2, %1
-        jmp     %%io_done
-%%io34:
-        cmp     esi, 192
-        ja      %%io4
-        TAIL_IO_J 3, %1
-        jmp     %%io_done
-%%io4:
-        TAIL_IO_J 4, %1
-%%io_done:
+        TAIL_SLICES %1, TAIL_AES_J
         test    r14d, r14d
         jnz     %%aad_had
         AAD_HASH                                        ; the tail was the first pass
