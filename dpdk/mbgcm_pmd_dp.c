@@ -69,12 +69,17 @@ mbgcm_pmd_batch_run(struct mbgcm_pmd_qp *qp)
 
     if (n == 0)
         return;
-    (void)mbgcm_submit_burst(qp->mgr, qp->batch, n);
-    for (i = 0; i < n; i++) { /* batch jobs carry their op (ring jobs their slot) */
-        const mbgcm_job *job = &qp->batch[i];
-        struct rte_crypto_op *op = job->user_data;
+    if (likely(mbgcm_submit_burst(qp->mgr, qp->batch, n) == n)) {
+        for (i = 0; i < n; i++) /* batch jobs carry their op (ring jobs their slot) */
+            ((struct rte_crypto_op *)qp->batch[i].user_data)->status =
+                RTE_CRYPTO_OP_STATUS_SUCCESS;
+    } else {
+        for (i = 0; i < n; i++) {
+            const mbgcm_job *job = &qp->batch[i];
+            struct rte_crypto_op *op = job->user_data;
 
-        op->status = mbgcm_pmd_status(job->status);
+            op->status = mbgcm_pmd_status(job->status);
+        }
     }
     qp->in_mgr -= n;
     qp->nbatch = 0;
