@@ -35,7 +35,9 @@
 ;   zmm17-19 LO/MI/HI   zmm20-21, zmm28-29 scratch   zmm22 round key (broadcast)
 ;   zmm23    the expected tag (mbgcmi_vaes_gcm12, decrypt)
 ;   zmm24-27 [H^16..H^13] [H^12..H^9] [H^8..H^5] [H^4..H^1]
-;   zmm30-31 mbgcmi_vaes_gcm12_jobs: the previous job's E_K(J0) and 17th GHASH input
+;   zmm30-31 scratch of GH_STEP 2 (GH_W merge); in mbgcmi_vaes_gcm12_jobs, between a job's
+;            end and the next job's first pass (no GH_STEP there), the previous job's E_K(J0)
+;            and 17th GHASH input
 ; Every vector register used is cleared before returning.
 default rel
 %include "key.inc"
@@ -62,18 +64,34 @@ WBE16:          times 4 dd 0, 0, 0, 16 << 24
 section .text
 
 ; GH_W j, X: X (V form, four consecutive blocks) times the powers in zmm(24+j) into LO/MI/HI,
-; schoolbook: four carry-less multiplies per 128-bit lane, MI = a0*b1 ^ a1*b0 (first = 1 sets,
-; 0 adds). VPCLMULQDQ issues on another port than VAESENC here, so the fourth multiply is
+; schoolbook: four carry-less multiplies per 128-bit lane, MI = a0*b1 ^ a1*b0 (mode 1 sets,
+; 0 adds, 2 holds the products in zmm20/21/28/29, 3 adds its own and the held ones with four
+; ternlogs: two zmm for six xor-type ops become four, which matters with AES-128, whose 40
+; VAESENC per group leave little room on the shared ports: 4 KiB 881-894 -> 863-877 cycles). VPCLMULQDQ issues on another port than VAESENC here, so the fourth multiply is
 ; cheaper than Karatsuba's extra shuffle and xors on the shared vector ports (measured: -2..3%
 ; cycles per block at 16 KiB). The reduction after GH_W is GH_W_REDUCE_SB.
 %macro GH_W 3
 %assign _hp 24 + (%1)
-%if %3
+%if (%3) == 1
         vpclmulqdq zmm17, %2, zmm %+ _hp, 0x00
         vpclmulqdq zmm19, %2, zmm %+ _hp, 0x11
         vpclmulqdq zmm18, %2, zmm %+ _hp, 0x01
         vpclmulqdq zmm20, %2, zmm %+ _hp, 0x10
         vpxorq     zmm18, zmm18, zmm20
+%elif (%3) == 2                                         ; hold: products in zmm20/21/28/29
+        vpclmulqdq zmm20, %2, zmm %+ _hp, 0x00
+        vpclmulqdq zmm21, %2, zmm %+ _hp, 0x11
+        vpclmulqdq zmm28, %2, zmm %+ _hp, 0x01
+        vpclmulqdq zmm29, %2, zmm %+ _hp, 0x10
+%elif (%3) == 3                                         ; merge with the held products:
+        vpclmulqdq zmm30, %2, zmm %+ _hp, 0x00          ; two zmm added with four ternlogs
+        vpclmulqdq zmm31, %2, zmm %+ _hp, 0x11          ; instead of six xor/ternlogs
+        vpternlogq zmm17, zmm20, zmm30, 0x96
+        vpternlogq zmm19, zmm21, zmm31, 0x96
+        vpclmulqdq zmm30, %2, zmm %+ _hp, 0x01
+        vpclmulqdq zmm31, %2, zmm %+ _hp, 0x10
+        vpternlogq zmm18, zmm28, zmm29, 0x96
+        vpternlogq zmm18, zmm30, zmm31, 0x96
 %else
         vpclmulqdq zmm20, %2, zmm %+ _hp, 0x00
         vpclmulqdq zmm21, %2, zmm %+ _hp, 0x11
@@ -107,9 +125,15 @@ section .text
         vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
         vpxorq  zmm %+ _gz, zmm %+ _gz, zmm16           ; S joins block 0
         GH_W    0, zmm %+ _gz, 1
-%elif (%1) <= 3
+%elif (%1) == 1
         vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
-        GH_W    (%1), zmm %+ _gz, 0
+        GH_W    1, zmm %+ _gz, 2                        ; held ...
+%elif (%1) == 2
+        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
+        GH_W    2, zmm %+ _gz, 3                        ; ... and merged here
+%elif (%1) == 3
+        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
+        GH_W    3, zmm %+ _gz, 0
 %elif (%1) == 4
         GH_W_REDUCE_SB
 %endif
