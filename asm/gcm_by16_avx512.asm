@@ -543,7 +543,11 @@ mbgcmi_vaes_ctr_dec:
 %rep %1
 %assign _kk 4 + _t
 %assign _dd 8 + _t
+%if _t < (%1) - 1                                       ; slices before the last are full:
+        vmovdqu64 zmm %+ _dd, [rcx + 64 * _t]           ; plain accesses, no masking
+%else
         vmovdqu8 zmm %+ _dd {k %+ _kk}{z}, [rcx + 64 * _t]
+%endif
 %assign _t _t + 1
 %endrep
         %3      %1
@@ -552,9 +556,14 @@ mbgcmi_vaes_ctr_dec:
 %assign _kk 4 + _t
 %assign _dd 8 + _t
 %assign _gg 4 + _t
+%if _t < (%1) - 1
+        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd        ; output
+        vmovdqu64 [r8 + 64 * _t], zmm %+ _t
+%else
         vmovdqu8 zmm %+ _t {k %+ _kk}{z}, zmm %+ _t    ; key stream on the message bytes only
         vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd        ; output, zero past the end
         vmovdqu8 [r8 + 64 * _t]{k %+ _kk}, zmm %+ _t
+%endif
 %if %2
         vmovdqa64 zmm %+ _gg, zmm %+ _dd                ; decrypt: hash the input
 %else
