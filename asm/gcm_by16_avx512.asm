@@ -539,6 +539,11 @@ mbgcmi_vaes_ctr_dec:
 ; stores, and the GHASH input in zmm4..: the output when encrypting, the input when
 ; decrypting; zero beyond nz
 %macro TAIL_IO 3
+%assign _kl 4 + (%1) - 1
+        mov     rdx, -1                                 ; (eax holds the rounds: not rax)
+        lea     r10d, [rsi - 64 * ((%1) - 1)]           ; bytes in the last slice (1..64)
+        bzhi    rdx, rdx, r10
+        kmovq   k %+ _kl, rdx                           ; its byte mask
 %assign _t 0
 %rep %1
 %assign _kk 4 + _t
@@ -578,25 +583,6 @@ mbgcmi_vaes_ctr_dec:
 %endrep
 %endmacro
 
-; TAIL_MASKS: byte masks k4..k7 of the tail's four 64-byte slices from esi = tail bytes
-; (1..255). Clobbers rax, rdx, r10.
-%macro TAIL_MASKS 0
-        mov     rdx, -1
-        mov     r10d, esi
-        bzhi    rax, rdx, r10                           ; bzhi saturates at 64
-        kmovq   k4, rax
-%assign _t 1
-%rep 3
-        xor     eax, eax
-        lea     r10d, [rsi - 64 * _t]
-        cmp     esi, 64 * _t
-        cmovbe  r10d, eax
-        bzhi    rax, rdx, r10
-%assign _kk 4 + _t
-        kmovq   k %+ _kk, rax
-%assign _t _t + 1
-%endrep
-%endmacro
 
 ; TAIL_SLICES dec, aes: TAIL_IO over only the 64-byte slices that hold message bytes (a
 ; masked access with an empty mask still costs a cache access here); eax = rounds
@@ -649,7 +635,6 @@ mbgcmi_vaes_ctr_dec:
         mov     esi, ebx
         and     esi, 255                                ; bytes after the whole groups
         jz      %%no_tail
-        TAIL_MASKS
         CTR_W                                           ; counters for up to 16 blocks
         mov     eax, [rdi + KEY_ROUNDS]
         TAIL_SLICES %1, TAIL_AES
@@ -1030,7 +1015,6 @@ mbgcmi_vaes_gcm:
         CTR_WB  esi                                     ; counters for up to 16 blocks
         mov     esi, ebx
         and     esi, 255
-        TAIL_MASKS
         mov     eax, [rdi + KEY_ROUNDS]
         TAIL_SLICES %1, TAIL_AES_J
         test    r14d, r14d
