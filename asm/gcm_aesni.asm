@@ -58,6 +58,7 @@
 ;   stack    F_CB 8 x 16 counter slots (ctr ^ rk0: key-derived, wiped), F_EK0, bounce slots
 default rel
 %include "key.inc"
+%include "frame.inc"
 %include "bounce.inc"
 %include "ghash_sse.inc"
 
@@ -386,15 +387,7 @@ mbgcmi_aesni_ctr_dec:
 ;   [rbp+32] decrypt. Limits as validated by the API (len <= 2^36-32, aad_len < 2^61).
 global mbgcmi_aesni_gcm:function hidden
 mbgcmi_aesni_gcm:
-        push    rbp
-        mov     rbp, rsp
-        push    rbx
-        push    r12
-        push    r13
-        push    r14
-        push    r15
-        sub     rsp, FRAME
-        and     rsp, -16
+        FRAME_ENTER FRAME, 16
         mov     r12, rdx                                ; aad
         mov     r13, rcx                                ; aad_len
         mov     rcx, r8                                 ; in
@@ -469,14 +462,7 @@ mbgcmi_aesni_gcm:
         movdqu  [rdx], xmm10
         CLEAR_XMM
         WIPE_FRAME
-        lea     rsp, [rbp - 40]
-        pop     r15
-        pop     r14
-        pop     r13
-        pop     r12
-        pop     rbx
-        pop     rbp
-        ret
+        FRAME_LEAVE
 
 ; ---------------------------------------------------------------------------------------------
 ; H^k = mont(H^(k-1), H^1) for k = 2..32; hkar[k] = (lo ^ hi) of H^k in both qwords.

@@ -62,6 +62,7 @@
 ; Every vector register is cleared (VZEROALL) and the stack area wiped before returning.
 default rel
 %include "key.inc"
+%include "frame.inc"
 %include "bounce.inc"
 %include "ghash_avx2.inc"
 
@@ -220,13 +221,13 @@ section .text
         vmovdqa [rsp + F_ZK], ymm13
 %endmacro
 
-%macro FRAME_ENTER 0
+%macro SMALL_FRAME_ENTER 0                 ; the ctr kernels: rbp frame only
         push    rbp
         mov     rbp, rsp
         sub     rsp, FRAME
         and     rsp, -32
 %endmacro
-%macro FRAME_LEAVE 0
+%macro SMALL_FRAME_LEAVE 0                 ; wipes the frame and the registers
         vpxor   xmm0, xmm0, xmm0
         vmovdqa [rsp], ymm0
         vmovdqa [rsp + 32], ymm0
@@ -398,7 +399,7 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 %endmacro
 
 %macro CTR_FN 1
-        FRAME_ENTER
+        SMALL_FRAME_ENTER
         mov     eax, [rdi + KEY_ROUNDS]
         vbroadcasti128 ymm14, [YBSWAP]
         vmovdqu xmm10, [rdx]
@@ -406,7 +407,7 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         CTR_LOOP %1
         CTR_WRITEBACK [rsi]
         vmovdqu [rdx], xmm10
-        FRAME_LEAVE
+        SMALL_FRAME_LEAVE
         ret
 %endmacro
 
@@ -424,15 +425,7 @@ mbgcmi_avx2_ctr_dec:
 ;   [rbp+32] decrypt. Limits as validated by the API (len <= 2^36-32, aad_len < 2^61).
 global mbgcmi_avx2_gcm:function hidden
 mbgcmi_avx2_gcm:
-        push    rbp
-        mov     rbp, rsp
-        push    rbx
-        push    r12
-        push    r13
-        push    r14
-        push    r15
-        sub     rsp, FRAME
-        and     rsp, -32
+        FRAME_ENTER FRAME, 32
         mov     r10, rdx                                ; aad
         mov     r11, rcx                                ; aad_len
         mov     rcx, r8                                 ; in
@@ -515,13 +508,6 @@ mbgcmi_avx2_gcm:
 %assign _z0 _z0 + 1
 %endrep
         vzeroupper
-        lea     rsp, [rbp - 40]
-        pop     r15
-        pop     r14
-        pop     r13
-        pop     r12
-        pop     rbx
-        pop     rbp
-        ret
+        FRAME_LEAVE
 
 section .note.GNU-stack noalloc noexec nowrite progbits

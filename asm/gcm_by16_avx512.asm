@@ -41,6 +41,7 @@
 ; Every vector register used is cleared before returning.
 default rel
 %include "key.inc"
+%include "frame.inc"
 %include "job.inc"
 
 section .rodata
@@ -664,15 +665,7 @@ mbgcmi_vaes_ctr_dec:
 ;   caller then zeroes out). No tag or J0 bytes are left in memory the caller can see.
 global mbgcmi_vaes_gcm12:function hidden
 mbgcmi_vaes_gcm12:
-        push    rbp
-        mov     rbp, rsp
-        push    rbx
-        push    r12
-        push    r13
-        push    r14
-        push    r15
-        sub     rsp, 40                                 ; [rsp] J0, [rsp+16] decrypt, [rsp+24] mode
-        and     rsp, -16
+        FRAME_ENTER 40, 16                              ; [rsp] J0, [rsp+16] decrypt, [rsp+24] mode
         mov     eax, 0x0FFF
         kmovw   k1, eax
         vmovdqu8 xmm0{k1}{z}, [rsi]                     ; IV
@@ -705,15 +698,7 @@ mbgcmi_vaes_gcm12:
 
 global mbgcmi_vaes_gcm:function hidden
 mbgcmi_vaes_gcm:
-        push    rbp
-        mov     rbp, rsp
-        push    rbx
-        push    r12
-        push    r13
-        push    r14
-        push    r15
-        sub     rsp, 40
-        and     rsp, -16
+        FRAME_ENTER 40, 16
         mov     r12, rsi                                ; j0
         mov     r10, rdx                                ; aad
         mov     r11, rcx                                ; aad_len
@@ -862,14 +847,7 @@ mbgcmi_vaes_gcm:
         vpxord  xmm23, xmm23, xmm23
         vmovdqa64 [rsp], xmm23                          ; wipe the J0 slot
         CLEAR_ALL
-        lea     rsp, [rbp - 40]
-        pop     r15
-        pop     r14
-        pop     r13
-        pop     r12
-        pop     rbx
-        pop     rbp
-        ret
+        FRAME_LEAVE
 
 ; ---------------------------------------------------------------------------------------------
 ; uint64_t mbgcmi_vaes_gcm12_jobs(mbgcm_job *const *jobs, size_t n);
@@ -1076,15 +1054,7 @@ mbgcmi_vaes_gcm:
 
 global mbgcmi_vaes_gcm12_jobs:function hidden
 mbgcmi_vaes_gcm12_jobs:
-        push    rbp
-        mov     rbp, rsp
-        push    rbx
-        push    r12
-        push    r13
-        push    r14
-        push    r15
-        sub     rsp, JF_SIZE
-        and     rsp, -64
+        FRAME_ENTER JF_SIZE, 64
         mov     [rsp + JF_JOBS], rdi
         mov     [rsp + JF_N], rsi
         mov     qword [rsp + JF_I], 0
@@ -1175,13 +1145,6 @@ mbgcmi_vaes_gcm12_jobs:
         vmovdqa64 [rsp + JF_ETAG], xmm23                ; wipe the expected-tag slots
         vmovdqa64 [rsp + JF_PETAG], xmm23
         CLEAR_ALL
-        lea     rsp, [rbp - 40]
-        pop     r15
-        pop     r14
-        pop     r13
-        pop     r12
-        pop     rbx
-        pop     rbp
-        ret
+        FRAME_LEAVE
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -78,6 +78,7 @@
 ; or key material are zeroed before returning.
 default rel
 %include "lane_state.inc"
+%include "frame.inc"
 %include "bounce.inc"
 %include "ghash_avx2.inc"
 
@@ -430,15 +431,7 @@ section .text
 ; ---------------------------------------------------------------------------------------------
 global mbgcmi_lanes_avx2:function hidden
 mbgcmi_lanes_avx2:
-        push    rbp
-        mov     rbp, rsp
-        push    rbx
-        push    r12
-        push    r13
-        push    r14
-        push    r15
-        sub     rsp, FRAME
-        and     rsp, -32
+        FRAME_ENTER FRAME, 32
 
         mov     eax, [rdi + G_ACTIVE]
         mov     [rsp + F_ACT], eax
@@ -735,13 +728,6 @@ mbgcmi_lanes_avx2:
 %endrep
         vzeroupper
         mov     eax, ebx
-        lea     rsp, [rbp - 40]
-        pop     r15
-        pop     r14
-        pop     r13
-        pop     r12
-        pop     rbx
-        pop     rbp
-        ret
+        FRAME_LEAVE
 
 section .note.GNU-stack noalloc noexec nowrite progbits

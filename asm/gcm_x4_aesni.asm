@@ -72,6 +72,7 @@
 ; material are zeroed before returning.
 default rel
 %include "lane_state.inc"
+%include "frame.inc"
 %include "bounce.inc"
 %include "ghash_sse.inc"
 
@@ -442,15 +443,7 @@ section .text
 ; ---------------------------------------------------------------------------------------------
 global mbgcmi_lanes_aesni:function hidden
 mbgcmi_lanes_aesni:
-        push    rbp
-        mov     rbp, rsp
-        push    rbx
-        push    r12
-        push    r13
-        push    r14
-        push    r15
-        sub     rsp, FRAME
-        and     rsp, -16
+        FRAME_ENTER FRAME, 16
 
         mov     eax, [rdi + G_ACTIVE]
         mov     [rsp + F_ACT], eax
@@ -697,13 +690,6 @@ mbgcmi_lanes_aesni:
 %endrep
 .out:
         mov     eax, ebx
-        lea     rsp, [rbp - 40]
-        pop     r15
-        pop     r14
-        pop     r13
-        pop     r12
-        pop     rbx
-        pop     rbp
-        ret
+        FRAME_LEAVE
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -64,6 +64,7 @@
 ; reach them); the stack spill area is zeroed when it was used.
 default rel
 %include "lane_state.inc"
+%include "frame.inc"
 %include "x4_macros.inc"
 
 section .rodata
@@ -256,15 +257,7 @@ section .text
 ; ---------------------------------------------------------------------------------------------
 global mbgcmi_lanes_avx512:function hidden
 mbgcmi_lanes_avx512:
-        push    rbp
-        mov     rbp, rsp
-        push    rbx
-        push    r12
-        push    r13
-        push    r14
-        push    r15
-        sub     rsp, FRAME
-        and     rsp, -64
+        FRAME_ENTER FRAME, 64
 
         mov     eax, [rdi + G_ACTIVE]
         mov     [rsp + F_ACT], eax
@@ -572,13 +565,6 @@ mbgcmi_lanes_avx512:
 %assign _z0 _z0 + 1
 %endrep
         vzeroupper
-        lea     rsp, [rbp - 40]
-        pop     r15
-        pop     r14
-        pop     r13
-        pop     r12
-        pop     rbx
-        pop     rbp
-        ret
+        FRAME_LEAVE
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -37,6 +37,7 @@
 ; Every vector register and the stack spill area (used for mixed key sizes) are cleared on exit.
 default rel
 %include "key.inc"
+%include "frame.inc"
 %include "job.inc"
 %include "x4_macros.inc"
 
@@ -212,15 +213,7 @@ section .text
 
 global mbgcmi_short_avx512:function hidden
 mbgcmi_short_avx512:
-        push    rbp
-        mov     rbp, rsp
-        push    rbx
-        push    r12
-        push    r13
-        push    r14
-        push    r15
-        sub     rsp, FRAME
-        and     rsp, -64
+        FRAME_ENTER FRAME, 64
         mov     rsi, rdi
         mov     r8, [rsi + SB_JOB]
         mov     r9, [rsi + SB_JOB + 8]
@@ -454,13 +447,6 @@ mbgcmi_short_avx512:
 %assign _z0 _z0 + 1
 %endrep
         vzeroupper
-        lea     rsp, [rbp - 40]
-        pop     r15
-        pop     r14
-        pop     r13
-        pop     r12
-        pop     rbx
-        pop     rbp
-        ret
+        FRAME_LEAVE
 
 section .note.GNU-stack noalloc noexec nowrite progbits
