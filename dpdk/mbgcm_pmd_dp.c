@@ -274,6 +274,23 @@ bad_session:
     return NULL;
 }
 
+/* The job fields that come from the session and the op (both enqueue paths). */
+static inline void
+mbgcm_pmd_job_fields(mbgcm_job *job, const struct mbgcm_pmd_session *s,
+                     const struct rte_crypto_op *op, uint32_t len)
+{
+    job->key = &s->key;
+    job->dir = s->dir;
+    job->iv = rte_crypto_op_ctod_offset(op, const uint8_t *, s->iv_offset);
+    job->iv_len = s->iv_len;
+    job->aad = op->sym->aead.aad.data;
+    job->aad_len = s->aad_len;
+    job->len = len;
+    job->tag = op->sym->aead.digest.data;
+    job->tag_len = s->tag_len;
+    job->reserved_ = NULL;
+}
+
 /*
  * The common op, filled into |job| with few loads and branches: a session of this driver, a
  * one-segment source (and destination) holding the whole data range. Returns 0 (|job|
@@ -304,22 +321,13 @@ mbgcm_pmd_fast_job(const struct mbgcm_pmd_qp *qp, struct rte_crypto_op *op, mbgc
                  (s->aad_len != 0 && sym->aead.aad.data == NULL)))
         return 0;
     src = rte_pktmbuf_mtod_offset(ms, uint8_t *, off);
-    job->key = &s->key;
-    job->dir = s->dir;
-    job->iv = rte_crypto_op_ctod_offset(op, const uint8_t *, s->iv_offset);
-    job->iv_len = s->iv_len;
-    job->aad = sym->aead.aad.data;
-    job->aad_len = s->aad_len;
+    mbgcm_pmd_job_fields(job, s, op, len);
     job->src = src;
     job->dst = md == NULL ? src : rte_pktmbuf_mtod_offset(md, uint8_t *, off);
-    job->len = len;
-    job->tag = sym->aead.digest.data;
-    job->tag_len = s->tag_len;
     job->src_sgl = NULL;
     job->dst_sgl = NULL;
     job->src_nseg = 0;
     job->dst_nseg = 0;
-    job->reserved_ = NULL;
     return 1;
 }
 
@@ -412,16 +420,7 @@ mbgcm_pmd_enqueue_one(struct mbgcm_pmd_qp *qp, struct rte_crypto_op *op)
             job->dst = mbgcm_pmd_span_ptr(&dst);
         }
     }
-    job->key = &s->key;
-    job->dir = s->dir;
-    job->iv = iv;
-    job->iv_len = s->iv_len;
-    job->aad = sym->aead.aad.data;
-    job->aad_len = s->aad_len;
-    job->len = len;
-    job->tag = sym->aead.digest.data;
-    job->tag_len = s->tag_len;
-    job->reserved_ = NULL;
+    mbgcm_pmd_job_fields(job, s, op, len);
 submit:
     job->user_data = qp->timeout_ns == 0 ? (void *)op : (void *)sl;
     op->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
