@@ -51,7 +51,12 @@ int mbgcm_key_init(mbgcm_key *key, const void *raw, size_t raw_len)
     if (raw_len != 16 && raw_len != 24 && raw_len != 32) {
         return MBGCM_ERR_KEY_LEN;
     }
-    mbgcmi_key_expand(key, (const uint8_t *)raw, raw_len, mbgcmi_arch_best());
+    /* The raw key is copied before |key| is cleared: it may lie inside the key object
+       (re-keying from bytes kept in the object's own memory). */
+    uint8_t copy[32];
+    memcpy(copy, raw, raw_len);
+    mbgcmi_key_expand(key, copy, raw_len, mbgcmi_arch_best());
+    mbgcmi_wipe(copy, sizeof copy);
     return MBGCM_OK;
 }
 

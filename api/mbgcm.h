@@ -7,7 +7,7 @@
  *    MBGCM_ERR_* codes below. The return value means only that; results come back through
  *    output parameters.
  *  - All lengths are in bytes and have type size_t. Parameters go context, then inputs and
- *    outputs in the order of the DESIGN contract (the one-shot calls keep GCM's natural order:
+ *    outputs in the order of docs/api.md (the one-shot calls keep GCM's natural order:
  *    key, iv, aad, input, output, tag).
  *  - Every argument is checked before any memory is touched: a bad call returns a specific
  *    status and changes nothing (except mbgcm_decrypt's documented zeroing of |out| when
@@ -41,7 +41,7 @@ extern "C" {
 
 /* Library version (also returned as a string by mbgcm_version()). */
 #define MBGCM_VERSION_MAJOR 0
-#define MBGCM_VERSION_MINOR 1
+#define MBGCM_VERSION_MINOR 2
 #define MBGCM_VERSION_PATCH 0
 
 /*
@@ -99,7 +99,8 @@ typedef struct mbgcm_key {
 /*
  * mbgcm_key_init expands the |raw_len|-byte AES key at |raw| into |key|.
  *   key      where to write the expanded key; must be 64-byte aligned.
- *   raw      the raw AES key bytes (read only during this call; not retained).
+ *   raw      the raw AES key bytes (read only during this call, before |key| is written, so
+ *            they may even lie inside |key|; not retained).
  *   raw_len  16 (AES-128), 24 (AES-192) or 32 (AES-256).
  * Returns MBGCM_OK; MBGCM_ERR_INVALID if |key| or |raw| is NULL or |key| is not 64-byte
  * aligned; MBGCM_ERR_KEY_LEN for any other length. On error |key| is not modified.
@@ -256,14 +257,26 @@ typedef struct mbgcm_mgr mbgcm_mgr;
 
 /* Manager configuration. Zero-initialise and set what you need; NULL means all defaults. */
 typedef struct mbgcm_config {
-    const char *arch;          /* NULL or "auto": fastest supported (the environment variable
-                                  MBGCM_ARCH, if set, replaces "auto"); or "avx512", "avx2",
-                                  "aesni", "generic": that arch or MBGCM_ERR_UNSUPPORTED */
-    unsigned    lanes;         /* lanes per manager: 4, 8, 12 or 16; 0 = best for the arch */
+    const char *arch;          /* NULL or "auto": the fastest arch this CPU and OS support, or
+                                  the one the environment variable MBGCM_ARCH names when it is
+                                  set and not empty; or "avx512", "avx2", "aesni", "generic":
+                                  that arch. Any other string, the empty one included, and an
+                                  arch this machine lacks give MBGCM_ERR_UNSUPPORTED. */
+    unsigned    lanes;         /* lanes per manager: 4, 8, 12 or 16; 0 = 4 (one group). Lanes
+                                  serve the jobs an arch runs multi-buffer (see docs/design.md,
+                                  "What each arch runs"); jobs it runs single-stream ignore it */
     unsigned    queue_size;    /* ring slots, a power of two in 1..65536; 0 = default (256) */
     uint64_t    flush_timeout_ns; /* longest time a job waits for lanes to fill before submit
                                   or poll runs them anyway; 0 = only when lanes or the ring
                                   are full or flush is called */
+    /* Memory (optional; both NULL or both set, else MBGCM_ERR_INVALID): the manager makes one
+       allocation, at create, through mem_alloc(mem_ctx, size, 64), which must return |size|
+       bytes aligned to 64 or NULL (then MBGCM_ERR_NOMEM); mbgcm_mgr_free wipes it and returns
+       it with mem_free(mem_ctx, p, size). Use them to place a manager on a NUMA node or in a
+       pool. NULL: aligned_alloc / free. */
+    void     *(*mem_alloc)(void *mem_ctx, size_t size, size_t align);
+    void      (*mem_free)(void *mem_ctx, void *p, size_t size);
+    void       *mem_ctx;
 } mbgcm_config;
 
 /*
@@ -315,8 +328,10 @@ typedef struct mbgcm_job {
     const uint8_t   *src;      /* input: plaintext (encrypt) or ciphertext (decrypt) */
     uint8_t         *dst;      /* output, len bytes; dst == src (in place) or disjoint */
     size_t           len;      /* 0 .. 2^36-32 */
-    uint8_t         *tag;      /* encrypt: tag written here; decrypt: expected tag, read at
-                                  submit (so it may be anywhere, even inside dst) */
+    uint8_t         *tag;      /* encrypt: tag written here; decrypt: the expected tag, which
+                                  must stay unchanged until the job is returned (like every
+                                  input); it may lie inside dst: it is read before any output
+                                  is written */
     size_t           tag_len;  /* 4, 8, 12..16 */
     void            *user_data;/* the caller's; never touched by the library */
     int              status;   /* set by the library: MBGCM_PENDING while in flight, then

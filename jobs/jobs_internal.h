@@ -37,6 +37,8 @@ struct mbgcm_mgr {
     unsigned ndefer;
     void *mem;                   /* the one allocation holding all of the above */
     size_t mem_size;
+    void (*mem_free)(void *ctx, void *p, size_t size); /* the config's hook, or NULL */
+    void *mem_ctx;
 };
 
 /* Test hooks. */

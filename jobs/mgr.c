@@ -43,9 +43,12 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
         return MBGCM_ERR_INVALID;
     }
     *out = NULL;
-    static const mbgcm_config defaults = {NULL, 0, 0, 0};
+    static const mbgcm_config defaults = {0};
     if (cfg == NULL) {
         cfg = &defaults;
+    }
+    if ((cfg->mem_alloc == NULL) != (cfg->mem_free == NULL)) {
+        return MBGCM_ERR_INVALID;
     }
     const char *name = cfg->arch;
     if (name == NULL || strcmp(name, "auto") == 0) {
@@ -70,14 +73,20 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
     const size_t off_groups = align64(sizeof(struct mbgcm_mgr));
     const size_t off_ring = off_groups + ngroups * sizeof(struct mbgcmi_group);
     const size_t size = align64(off_ring + (size_t)q * sizeof(mbgcm_job));
-    uint8_t *mem = mbgcmi_alloc(size);
+    uint8_t *mem = cfg->mem_alloc ? cfg->mem_alloc(cfg->mem_ctx, size, 64) : mbgcmi_alloc(size);
     if (mem == NULL) {
+        return MBGCM_ERR_NOMEM;
+    }
+    if (((uintptr_t)mem & 63) != 0) { /* a hook that broke its contract: give it back */
+        cfg->mem_free(cfg->mem_ctx, mem, size);
         return MBGCM_ERR_NOMEM;
     }
     memset(mem, 0, size);
     mbgcm_mgr *m = (mbgcm_mgr *)(void *)mem;
     m->mem = mem;
     m->mem_size = size;
+    m->mem_free = cfg->mem_free;
+    m->mem_ctx = cfg->mem_ctx;
     m->ring = (mbgcm_job *)(void *)(mem + off_ring);
     m->qmask = q - 1;
     m->arch = arch;
@@ -103,9 +112,15 @@ void mbgcm_mgr_free(mbgcm_mgr *m)
     }
     void *mem = m->mem;
     const size_t size = m->mem_size;
+    void (*mem_free)(void *, void *, size_t) = m->mem_free;
+    void *mem_ctx = m->mem_ctx;
     /* ring slots may hold pointers and tags of returned jobs; the lanes hold key tables */
     mbgcmi_wipe(mem, size);
-    mbgcmi_free(mem, size);
+    if (mem_free != NULL) {
+        mem_free(mem_ctx, mem, size);
+    } else {
+        mbgcmi_free(mem, size);
+    }
 }
 
 const char *mbgcm_mgr_arch(const mbgcm_mgr *m)

@@ -55,7 +55,7 @@ int mbgcmi_arch_best(void)
 
 int mbgcmi_arch_parse(const char *name)
 {
-    if (name == NULL || name[0] == '\0' || strcmp(name, "auto") == 0) {
+    if (name == NULL || strcmp(name, "auto") == 0) {
         return mbgcmi_arch_best();
     }
     for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
@@ -79,7 +79,8 @@ int mbgcmi_oneshot_arch(void)
 {
     int a = __atomic_load_n(&oneshot, __ATOMIC_RELAXED);
     if (a == -2) {
-        a = mbgcmi_arch_parse(getenv("MBGCM_ARCH"));
+        const char *env = getenv("MBGCM_ARCH");
+        a = mbgcmi_arch_parse(env != NULL && env[0] != '\0' ? env : NULL); /* set but empty: unset */
         if (a != MBGCMI_ARCH_NONE && !mbgcmi_arch_supported(a)) {
             a = MBGCMI_ARCH_NONE;
         }

@@ -239,7 +239,8 @@ unsigned mbgcmi_arch_requires(int arch);
 int mbgcmi_arch_supported(int arch);
 /* Best supported arch (never MBGCMI_ARCH_NONE: generic is always supported). */
 int mbgcmi_arch_best(void);
-/* "generic", "aesni", "avx2", "avx512"; "auto" and "" give the best arch; NULL too.
+/* "generic", "aesni", "avx2", "avx512"; "auto" and NULL give the best arch; anything else,
+   the empty string included, is unknown.
    Returns MBGCMI_ARCH_NONE for unknown names. Does not check support. */
 int mbgcmi_arch_parse(const char *name);
 const char *mbgcmi_arch_name(int arch);

@@ -227,7 +227,7 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
     }
     fill_rand(&s, &c->iv[0][0], c->nslots * sizeof *c->iv);
     fill_rand(&s, &c->aad[0][0], c->nslots * sizeof *c->aad);
-    const mbgcm_config cfg = {"avx512", 0, 0, 0};
+    const mbgcm_config cfg = {.arch = "avx512"};
     if (mbgcm_mgr_create(&c->ring, &cfg) != MBGCM_OK ||
         mbgcm_mgr_create(&c->noop, &cfg) != MBGCM_OK ||
         mbgcm_mgr_create(&c->ringdef, &cfg) != MBGCM_OK) {

@@ -2,7 +2,7 @@
  * test_mgr_timeout.c — flush_timeout_ns with an injected clock (mbgcmi_mgr_set_clock; the
  * tests never sleep), on every supported arch and "auto".
  *
- * Semantics checked (DESIGN.md section 5, api/mbgcm.h): with part-filled lanes a job waits;
+ * Semantics checked (api/mbgcm.h, docs/api.md): with part-filled lanes a job waits;
  * submit and poll read the clock and complete every job that has waited flush_timeout_ns or
  * longer, so a job never waits past the timeout while the application keeps calling submit or
  * poll. A job that has waited timeout-1 stays pending (lanes not full, nothing else forcing a
