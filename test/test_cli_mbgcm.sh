@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test/test_cli_mbgcm.sh MBGCM_BINARY [slow] — the `mbgcm` command-line tool through its real
-# binary: --help; usage errors (exit 2); I/O errors (exit 3); round trips at the lengths that
-# matter through files, stdin/stdout and "-", with every key source, a context, 1 and 2 threads;
-# sealed sizes; every failure class (exit 1, one line on stderr naming it: wrong key or context,
-# modified, truncated, trailing data); -o never leaves a temporary file, never creates OUT on
-# failure and never clobbers an existing OUT (also when killed mid-way); to stdout only
-# authenticated whole chunks come out; the progress bar appears on a terminal (through
-# script(1)) and never otherwise.
+# binary: --help, --version; usage errors (exit 2), with a hint for key files that hold a
+# newline or hex text; I/O errors (exit 3); checks made before any output (a directory as
+# INPUT writes nothing, -o naming a directory or a non-file fails before reading the input,
+# seal refuses a terminal unless -o - is given); round trips at the lengths that matter through
+# files, stdin/stdout and "-", with every key source, a context, 1 and 2 threads; sealed sizes;
+# every failure class (exit 1, one line on stderr naming it: wrong key or context, modified,
+# truncated, trailing data); -o never leaves a temporary file, never creates OUT on failure and
+# never clobbers an existing OUT (also when killed mid-way); to stdout only authenticated whole
+# chunks come out; a reader that closes the pipe early ends the tool quietly by SIGPIPE; the
+# progress bar appears on a terminal (through script(1)) and never otherwise.
 # "slow" (the portable build: about 15 MB/s) keeps every input small and skips the big cases.
 set -u
 BIN="${1:?usage: test_cli_mbgcm.sh MBGCM_BINARY [slow]}"
@@ -56,6 +60,13 @@ grep -q 'Exit status' out.bin || fail "--help lacks the exit status"
 expect 0 "$BIN" -h
 expect 0 "$BIN" seal --help
 expect 0 "$BIN" open -h
+grep -q -- '--version' out.bin || fail "--help does not list --version"
+for v in "--version" "-V" "seal --version" "open -V"; do
+  # shellcheck disable=SC2086
+  expect 0 "$BIN" $v
+  grep -qxE 'mbgcm [0-9]+\.[0-9]+\.[0-9]+' out.bin || fail "$v printed: $(head -c 200 out.bin)"
+  [ ! -s err ] || fail "$v wrote to stderr"
+done
 
 mkdata p100 100
 expect 2 "$BIN"
@@ -68,6 +79,30 @@ expect 2 "$BIN" seal --key-hex zz p100
 expect 2 "$BIN" seal --key-hex "${K32HEX:0:30}" p100
 expect 2 "$BIN" seal --key-file k20 p100
 expect_err '20 bytes'
+# key files in text form: say what is wrong and how to fix it (exit 2, one line)
+{ cat k32; echo; } >k32-newline
+expect 2 "$BIN" seal --key-file k32-newline p100
+expect_err '33 bytes: 32 key bytes and a line end.*raw bytes.*truncate -s 32 k32-newline'
+{ cat k16; printf '\r\n'; } >k16-crlf
+expect 2 "$BIN" open --key-fd 3 p100 3<k16-crlf
+expect_err '16 key bytes and a line end.*raw bytes'
+echo "$K32HEX" >k32-hex-newline
+expect 2 "$BIN" seal --key-file k32-hex-newline p100
+expect_err 'looks like hex text \(64 hex digits and a line end\).*--key-hex.*32 bytes'
+printf '%s' "$K32HEX" >k32-hex
+expect 2 "$BIN" seal --key-fd 3 p100 3<k32-hex
+expect_err 'looks like hex text \(64 hex digits\).*--key-hex'
+# 32 hex digits are 32 bytes: a valid length, but never a random key; refused, not used
+printf '%s' "${K32HEX:0:32}" >k16-hex
+expect 2 "$BIN" seal --key-file k16-hex p100
+expect_err 'looks like hex text \(32 hex digits\).*--key-hex.*16 bytes'
+[ ! -s out.bin ] || fail "a refused key file still sealed"
+printf 'hunter2\n' >k-password
+expect 2 "$BIN" seal --key-file k-password p100
+expect_err '8 bytes and ends with a newline.*raw bytes'
+head -c 200 /dev/urandom >k200
+expect 2 "$BIN" seal --key-file k200 p100
+expect_err 'longer than'
 expect 2 "$BIN" seal --key-file k32 --threads 2 --frobnicate p100
 expect_first 'unknown option --frobnicate'
 expect 2 "$BIN" seal --key-file k32 --threads 0 p100
@@ -89,6 +124,46 @@ expect 3 "$BIN" seal --key-file no-such-key p100
 expect 3 "$BIN" seal --key-file k32 -o no-such-dir/out p100
 expect 3 "$BIN" seal --key-fd 9 p100
 expect 3 "$BIN" open --key-file k32 .   # a directory: read fails
+
+# ---- checks made before any output ------------------------------------------------------------
+# A directory as INPUT is refused before the header is written: stdout stays empty.
+mkdir -p somedir
+for cmd in seal open; do
+  expect 3 "$BIN" "$cmd" --key-file k32 somedir
+  expect_err 'somedir is a directory'
+  [ ! -s out.bin ] || fail "$cmd of a directory wrote $(stat -c %s out.bin) bytes to stdout"
+  expect 3 "$BIN" "$cmd" --key-file k32 - <somedir
+  expect_err 'standard input is a directory'
+  [ ! -s out.bin ] || fail "$cmd of a directory on stdin wrote to stdout"
+done
+# -o naming a directory (or a FIFO) fails before the input is read: the input here
+# is a pipe that never ends, so a tool that started the work would hang until the timeout.
+mkfifo never-ends not-a-file
+exec 8<>never-ends   # a writer that stays open: reads block, never see end of file
+for out in somedir not-a-file; do
+  expect 3 timeout 20 "$BIN" seal --key-file k32 -o "$out" <never-ends
+  expect_err "$out is (a directory|not a regular file)"
+  no_tmp .
+  no_tmp somedir
+done
+exec 8>&-
+[ -d somedir ] && [ -z "$(ls -A somedir)" ] || fail "-o somedir changed the directory"
+[ -p not-a-file ] || fail "-o replaced a FIFO"
+# seal refuses a terminal on stdout (binary), with a one-line hint; -o - forces it; open may
+# write to a terminal. script(1) runs the tool on a pty and returns its exit status (-e).
+command -v script >/dev/null || fail "script(1) (bsdutils) is needed for the terminal tests"
+script -qec "'$BIN' seal --key-file k32 p100" /dev/null >tty.log 2>&1 </dev/null
+rc=$?
+[ "$rc" -eq 2 ] || fail "seal to a terminal exited $rc: $(cat -v tty.log | head -c 300)"
+[ "$(tr -d '\r' <tty.log | grep -c .)" -eq 1 ] && grep -q 'refusing to write sealed.*terminal.*-o -' tty.log ||
+  fail "seal to a terminal: no one-line hint: $(cat -v tty.log | head -c 300)"
+ok
+script -qec "'$BIN' seal --key-file k32 -o - p100" /dev/null >tty.log 2>&1 </dev/null ||
+  fail "seal -o - to a terminal was refused: $(cat -v tty.log | head -c 300)"
+"$BIN" seal --key-file k32 -o c100-tty p100 2>err || fail "seal for the terminal open"
+script -qec "'$BIN' open --key-file k32 c100-tty" /dev/null >tty.log 2>&1 </dev/null ||
+  fail "open to a terminal was refused: $(cat -v tty.log | head -c 300)"
+ok
 
 # ---- round trips ----------------------------------------------------------------------------------
 lens="0 1 16383 16384 16385 32768 100000"
@@ -212,6 +287,32 @@ if [ -z "$SLOW" ]; then
   expect 0 "$BIN" open --key-file k32 --threads 2 -o dbig cbig
   cmp -s pbig dbig || fail "big round trip"
 fi
+
+# ---- a reader that stops early (EPIPE) ---------------------------------------------------------------
+# Like standard filters, the tool ends by SIGPIPE (status 141 in the shell) and says nothing.
+# env sets SIGPIPE's disposition explicitly: the shell running this script may have inherited
+# it ignored, and a shell cannot reset an inherited ignore. With SIGPIPE ignored the closed
+# pipe is an ordinary write error (exit 3, one line). The outputs exceed a pipe buffer (64 KiB)
+# so that the tool is still writing when head exits.
+mkdata p1m $((1024 * 1024))
+"$BIN" seal --key-file k32 -o c1m p1m 2>err || fail "seal for the EPIPE cases"
+epipe() { # WANT_RC SIGNAL_MODE CMD...: CMD's stdout goes to head -c 10
+  local want="$1" mode="$2"; shift 2
+  env "--$mode-signal=PIPE" "$@" 2>err | head -c 10 >/dev/null
+  local rc=${PIPESTATUS[0]}
+  [ "$rc" -eq "$want" ] || fail "exit $rc, expected $want with a closed pipe: $*"
+  ok
+}
+epipe 141 default "$BIN" open --key-file k32 c1m
+[ ! -s err ] || fail "open | head: stderr not empty: $(cat err)"
+epipe 141 default "$BIN" open --key-file k32 --threads 2 - <c1m
+[ ! -s err ] || fail "open - | head: stderr not empty: $(cat err)"
+epipe 141 default "$BIN" seal --key-file k32 p1m
+[ ! -s err ] || fail "seal | head: stderr not empty: $(cat err)"
+epipe 141 default "$BIN" open --key-file k32 -o - c1m
+[ ! -s err ] || fail "open -o - | head: stderr not empty: $(cat err)"
+epipe 3 ignore "$BIN" open --key-file k32 c1m
+expect_err 'cannot write standard output: Broken pipe'
 
 # ---- killed mid-way: the temporary file goes ----------------------------------------------------------
 mkfifo fifo

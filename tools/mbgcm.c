@@ -1,22 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm.c — the `mbgcm` command-line tool: Cobblestone (c2sp.org/chunked-encryption v1)
  * sealing and opening of files and pipes with libmbgcm's streaming calls.
  *
  *   mbgcm seal|open (--key-file FILE | --key-fd N | --key-hex HEX) [--context-hex HEX]
  *                   [-o OUT] [--threads N] [INPUT | -]
+ *   mbgcm --help | --version
  *
  * Exit status: 0 success; 1 authentication or format failure (wrong key or context, modified,
- * truncated, trailing data: one line on stderr says which); 2 usage error; 3 I/O error.
+ * truncated, trailing data: one line on stderr says which); 2 usage error; 3 I/O error. When
+ * the reader of standard output goes away (EPIPE), the tool ends quietly by SIGPIPE, as
+ * standard filters do (status 141 in a shell); if SIGPIPE was ignored when the tool started,
+ * it reports the write error instead (exit 3).
+ *
+ * Checks before any output: the key, an INPUT that is a directory, an OUT that is a directory
+ * or not a regular file, and `seal` to a terminal (refused unless `-o -` asks for it). `seal`
+ * reads its first input block before it writes the header, so an unreadable input leaves
+ * the output empty.
  *
  * Output safety: with -o the output goes to a temporary file beside OUT (same directory, so
  * the rename is atomic) that is renamed over OUT only after everything succeeded; any failure
  * or a SIGINT/SIGTERM/SIGHUP removes it, so OUT never holds unauthenticated plaintext and an
- * existing OUT is never clobbered by a failed run. To standard output, `open` writes a chunk
- * only after it authenticated (the exit status still says whether the whole message did).
+ * existing OUT is never clobbered by a failed run.
  *
- * Input: a regular file is mapped (no read copy); pipes and terminals are read in blocks.
- * Work goes to the library in blocks of 8 MiB per thread. A progress bar is drawn on stderr
- * when it is a terminal and the input is at least 16 MiB.
+ * Blocks: input goes to the library in blocks of 8 MiB per thread (a pipe is read until a
+ * block is full or the input ends; a regular file is mapped, no read copy) and each block's
+ * output is written with one write after the library returns it. For `open` that output is
+ * the chunks the block completed, every one authenticated; when one of them fails the library
+ * releases nothing of the block, so standard output ends with whole authentic chunks up to an
+ * earlier block boundary (the exit status says whether the whole message was authentic). The
+ * final, short chunk is written only after it authenticated at the end of the input.
+ * A progress bar is drawn on stderr when it is a terminal and the input is at least 16 MiB.
  */
 #define _GNU_SOURCE /* mkostemp, explicit_bzero */
 #include <errno.h>
@@ -38,6 +52,8 @@
 #include "mbgcm_cobble.h"
 
 enum { EX_OK = 0, EX_AUTH = 1, EX_USAGE = 2, EX_IO = 3 };
+/* Internal result: standard output was closed by its reader (EPIPE); main ends by SIGPIPE. */
+enum { EX_PIPE_GONE = -1 };
 
 #define BLOCK_PER_THREAD ((size_t)8 << 20)
 #define PROGRESS_MIN     ((uint64_t)16 << 20)
@@ -45,7 +61,7 @@ enum { EX_OK = 0, EX_AUTH = 1, EX_USAGE = 2, EX_IO = 3 };
 
 static const char usage_text[] =
     "usage: mbgcm seal|open KEY [--context-hex HEX] [-o OUT] [--threads N] [INPUT | -]\n"
-    "       mbgcm --help\n"
+    "       mbgcm --help | --version\n"
     "KEY is one of --key-file FILE, --key-fd N, --key-hex HEX.\n";
 
 static const char help_text[] =
@@ -60,7 +76,8 @@ static const char help_text[] =
     "\n"
     "Key (exactly one; 16 bytes select Cobblestone-128, 32 bytes Cobblestone-256; the key\n"
     "must be uniformly random, e.g. head -c 32 /dev/urandom > key):\n"
-    "  --key-file FILE    read the raw key from FILE (exactly 16 or 32 bytes)\n"
+    "  --key-file FILE    read the raw key from FILE: exactly 16 or 32 bytes, no newline,\n"
+    "                     not hex text (for hex digits use --key-hex)\n"
     "  --key-fd N         read the raw key from file descriptor N until end of file\n"
     "  --key-hex HEX      the key as 32 or 64 hex digits. WARNING: command lines are visible\n"
     "                     to every user of the machine (ps, /proc/PID/cmdline); prefer\n"
@@ -69,16 +86,21 @@ static const char help_text[] =
     "  --context-hex HEX  context bytes bound to the message (default: none); open needs the\n"
     "                     same context as seal\n"
     "  -o OUT             write to OUT instead of standard output: into a temporary file in\n"
-    "                     OUT's directory, renamed over OUT only on success (mode 0600)\n"
+    "                     OUT's directory, renamed over OUT only on success (mode 0600).\n"
+    "                     -o - is standard output; seal refuses a terminal unless given -o -\n"
     "  --threads N        threads for the chunk work, 1..256 (default 1)\n"
     "  -h, --help         show this help\n"
+    "  -V, --version      show the version\n"
     "\n"
     "open writes nothing that did not authenticate: with -o, OUT appears only when the whole\n"
-    "message checked out; to standard output, each chunk is written once it authenticated,\n"
-    "and only exit status 0 means the message was complete and authentic.\n"
+    "message checked out; to standard output, the plaintext comes out per 8 MiB input block\n"
+    "(per thread) once every chunk of the block authenticated, and only exit status 0 means\n"
+    "the message was complete and authentic.\n"
     "\n"
     "Exit status: 0 success; 1 authentication or format failure (wrong key or context,\n"
-    "modified, truncated, trailing data; stderr says which); 2 usage error; 3 I/O error.\n";
+    "modified, truncated, trailing data; stderr says which); 2 usage error; 3 I/O error.\n"
+    "When the reader of standard output goes away, mbgcm ends quietly by SIGPIPE (141).\n"
+    "Environment: MBGCM_ARCH=generic|aesni|avx2|avx512|auto forces the code path.\n";
 
 /* ---- messages ---------------------------------------------------------------------------- */
 
@@ -302,31 +324,100 @@ struct cmd {
     struct progress pg;
 };
 
-/* Read the raw key from |fd| (until EOF; at most 33 bytes kept). */
-static int read_key_fd(struct cmd *c, int fd, const char *what)
+/* Bytes of a key source kept for the checks: enough for 64 hex digits with a CRLF or some
+   spaces, so that a hex key file is recognised as such. */
+#define KEY_READ_MAX 96
+
+static int is_space(uint8_t b)
 {
-    uint8_t buf[33];
-    const ssize_t n = read_full(fd, buf, sizeof buf);
-    if (n < 0) {
+    return b == '\n' || b == '\r' || b == ' ' || b == '\t';
+}
+
+/* A key source of the wrong shape: one line that says what is wrong and how to fix it.
+   |more| is set when the source holds more than the |n| bytes read; |file| is the key file's
+   name, or NULL for a descriptor. */
+static int key_shape_error(const char *what, const char *file, const uint8_t *b, size_t n,
+                           int more)
+{
+    if (more) {
+        return die(EX_USAGE,
+                   "the key from %s is longer than %d bytes; a key is exactly 16 or 32 raw "
+                   "bytes (e.g. head -c 32 /dev/urandom > key)",
+                   what, KEY_READ_MAX);
+    }
+    size_t m = n; /* without trailing white space */
+    while (m > 0 && is_space(b[m - 1])) {
+        m--;
+    }
+    size_t hex = 0;
+    while (hex < m && hex_val(b[hex]) >= 0) {
+        hex++;
+    }
+    const char *const nl = m < n ? " and a line end" : "";
+    if (m > 0 && hex == m) {
+        if (m == 32 || m == 64) {
+            return die(EX_USAGE,
+                       "the key from %s looks like hex text (%zu hex digits%s), not raw bytes; "
+                       "give the digits with --key-hex, or convert the file to the raw %zu bytes "
+                       "(xxd -r -p)",
+                       what, m, nl, m / 2);
+        }
+        return die(EX_USAGE,
+                   "the key from %s looks like hex text (%zu hex digits%s), not raw bytes; a "
+                   "key is exactly 16 or 32 raw bytes, or 32 or 64 hex digits with --key-hex",
+                   what, m, nl);
+    }
+    if (n > 0 && b[n - 1] == '\n') {
+        const size_t k = n - 1 - (n >= 2 && b[n - 2] == '\r');
+        if ((k == 16 || k == 32) && file != NULL) {
+            return die(EX_USAGE,
+                       "the key from %s has %zu bytes: %zu key bytes and a line end; a key is "
+                       "exactly 16 or 32 raw bytes, no newline: remove it (truncate -s %zu %s)",
+                       what, n, k, k, file);
+        }
+        if (k == 16 || k == 32) {
+            return die(EX_USAGE,
+                       "the key from %s has %zu bytes: %zu key bytes and a line end; a key is "
+                       "exactly 16 or 32 raw bytes, no newline: remove the line end",
+                       what, n, k);
+        }
+        return die(EX_USAGE,
+                   "the key from %s has %zu bytes and ends with a newline; a key is exactly 16 "
+                   "or 32 raw bytes, not text (e.g. head -c 32 /dev/urandom > key)",
+                   what, n);
+    }
+    return die(EX_USAGE,
+               "the key from %s has %zu bytes; a key is exactly 16 or 32 raw bytes (e.g. head "
+               "-c 32 /dev/urandom > key)",
+               what, n);
+}
+
+/* Read the raw key from |fd| (until EOF; at most KEY_READ_MAX + 1 bytes kept). A source of 16
+   or 32 bytes that are all hex digits is refused: a random key is never that (the chance is
+   below 2^-56), while hex text written to a key file is a common mistake that would otherwise
+   give a different, weaker key than the user meant. */
+static int read_key_fd(struct cmd *c, int fd, const char *what, const char *file)
+{
+    uint8_t buf[KEY_READ_MAX + 1];
+    const ssize_t r = read_full(fd, buf, sizeof buf);
+    if (r < 0) {
         const int e = errno;
         explicit_bzero(buf, sizeof buf);
         return die(EX_IO, "cannot read the key from %s: %s", what, strerror(e));
     }
-    if (n != 16 && n != 32) {
-        explicit_bzero(buf, sizeof buf);
-        if (n == (ssize_t)sizeof buf) {
-            return die(EX_USAGE,
-                       "the key from %s is longer than 32 bytes; a key is exactly 16 "
-                       "or 32 raw bytes",
-                       what);
-        }
-        return die(EX_USAGE,
-                   "the key from %s has %zd bytes; a key is exactly 16 or 32 raw "
-                   "bytes",
-                   what, n);
+    const size_t n = (size_t)r;
+    size_t hex = 0;
+    while (hex < n && hex_val(buf[hex]) >= 0) {
+        hex++;
     }
-    memcpy(c->key, buf, (size_t)n);
-    c->key_len = (size_t)n;
+    if ((n != 16 && n != 32) || hex == n) {
+        const int rc = key_shape_error(what, file, buf, n < KEY_READ_MAX ? n : KEY_READ_MAX,
+                                       n > KEY_READ_MAX);
+        explicit_bzero(buf, sizeof buf);
+        return rc;
+    }
+    memcpy(c->key, buf, n);
+    c->key_len = n;
     explicit_bzero(buf, sizeof buf);
     return EX_OK;
 }
@@ -361,13 +452,13 @@ static int load_key(struct cmd *c)
         }
         char what[48];
         snprintf(what, sizeof what, "file descriptor %ld", fd);
-        return read_key_fd(c, (int)fd, what);
+        return read_key_fd(c, (int)fd, what, NULL);
     }
     const int fd = open(c->key_file, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         return die(EX_IO, "cannot open key file %s: %s", c->key_file, strerror(errno));
     }
-    const int rc = read_key_fd(c, fd, c->key_file);
+    const int rc = read_key_fd(c, fd, c->key_file, c->key_file);
     close(fd);
     return rc;
 }
@@ -382,7 +473,14 @@ static int open_input(struct cmd *c)
         }
     }
     struct stat st;
-    if (fstat(c->in_fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    const int have_st = fstat(c->in_fd, &st) == 0;
+    if (have_st && S_ISDIR(st.st_mode)) {
+        /* said up front and plainly, rather than as a failed read(2) */
+        return die(EX_IO, "%s is a directory, not a file to %s",
+                   c->in_fd == STDIN_FILENO ? "standard input" : c->in_path,
+                   c->seal ? "seal" : "open");
+    }
+    if (have_st && S_ISREG(st.st_mode)) {
         c->pg.total = (uint64_t)st.st_size;
         if (st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
             void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, c->in_fd, 0);
@@ -408,6 +506,21 @@ static int open_output(struct cmd *c)
     const char *name = slash ? slash + 1 : c->out_path;
     if (*name == '\0') {
         return usage_error("-o needs a file name, not a directory");
+    }
+    /* OUT is replaced by a rename at the very end: check now what would make that fail or
+       replace something that is not a file (a device, a pipe), before any work is done. */
+    struct stat st;
+    if (stat(c->out_path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            return die(EX_IO, "-o %s is a directory; name the output file (e.g. -o %s/NAME)",
+                       c->out_path, c->out_path);
+        }
+        if (!S_ISREG(st.st_mode)) {
+            return die(EX_IO,
+                       "-o %s is not a regular file (the output replaces OUT when done); to "
+                       "write to a device or pipe, redirect standard output instead",
+                       c->out_path);
+        }
     }
     const int n =
         snprintf(tmp_path, sizeof tmp_path, "%.*s.%s.mbgcm-XXXXXX", dirlen, c->out_path, name);
@@ -451,13 +564,20 @@ static int finish_output(struct cmd *c)
     return EX_OK;
 }
 
+/* Set when SIGPIPE was ignored as the tool started: then a closed standard output is reported
+   as a write error, as standard filters do under that disposition. */
+static int sigpipe_ignored;
+
 static int out_write(struct cmd *c, const uint8_t *p, size_t n)
 {
     if (p == c->outbuf && n > c->out_touched) {
         c->out_touched = n;
     }
     if (n && write_all(c->out_fd, p, n) != 0) {
-        return die(EX_IO, "cannot write %s: %s", c->out_path ? c->out_path : "standard output",
+        if (errno == EPIPE && c->out_fd == STDOUT_FILENO && !sigpipe_ignored) {
+            return EX_PIPE_GONE; /* quiet: the reader needed no more */
+        }
+        return die(EX_IO, "cannot write %s: %s", tmp_live ? c->out_path : "standard output",
                    strerror(errno));
     }
     return EX_OK;
@@ -499,20 +619,23 @@ static int lib_failure(const char *op, int st)
 
 static int do_seal(struct cmd *c, const mbgcm_cobble_opts *opts)
 {
+    /* The first block is read before the header goes out: an input that cannot be read
+       leaves the output empty. */
+    const uint8_t *p = NULL;
+    size_t off = 0, n = 0;
+    int rc = next_block(c, &off, &p, &n);
+    if (rc != EX_OK) {
+        return rc;
+    }
     mbgcm_cobble_sealer *s;
     uint8_t hdr[MBGCM_COBBLE_HEADER_LEN];
     int st = mbgcm_cobble_sealer_new(&s, hdr, c->key, c->key_len, c->context, c->context_len, opts);
     if (st != MBGCM_OK) {
         return lib_failure("seal", st);
     }
-    int rc = out_write(c, hdr, sizeof hdr);
-    size_t off = 0;
-    while (rc == EX_OK) {
-        const uint8_t *p = NULL;
-        size_t n = 0, m = 0;
-        if ((rc = next_block(c, &off, &p, &n)) != EX_OK || n == 0) {
-            break;
-        }
+    rc = out_write(c, hdr, sizeof hdr);
+    while (rc == EX_OK && n > 0) {
+        size_t m = 0;
         st = mbgcm_cobble_sealer_update(s, c->outbuf, &m, c->outcap, p, n);
         if (st != MBGCM_OK) {
             rc = st == MBGCM_ERR_LEN ? die(EX_IO, "seal: the input is too long for the format "
@@ -522,6 +645,9 @@ static int do_seal(struct cmd *c, const mbgcm_cobble_opts *opts)
         }
         rc = out_write(c, c->outbuf, m);
         progress_step(&c->pg, n, 0);
+        if (rc == EX_OK) {
+            rc = next_block(c, &off, &p, &n);
+        }
     }
     if (rc == EX_OK) {
         size_t m;
@@ -674,14 +800,29 @@ static void cleanup(struct cmd *c)
     remove_tmp();
 }
 
+static int print_text(const char *text)
+{
+    fputs(text, stdout);
+    return fflush(stdout) == 0 ? EX_OK : EX_IO;
+}
+
+static int print_version(void)
+{
+    char line[64];
+    snprintf(line, sizeof line, "mbgcm %s\n", mbgcm_version());
+    return print_text(line);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         return usage_error("a command is required: seal or open");
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fputs(help_text, stdout);
-        return fflush(stdout) == 0 ? EX_OK : EX_IO;
+        return print_text(help_text);
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        return print_version();
     }
     struct cmd c = {.threads = 1, .in_fd = -1, .out_fd = -1};
     if (strcmp(argv[1], "seal") == 0) {
@@ -699,14 +840,16 @@ int main(int argc, char **argv)
         {"context-hex", required_argument, NULL, O_CONTEXT_HEX},
         {"threads", required_argument, NULL, O_THREADS},
         {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     const char **slot;
     int opt;
     opterr = 0;
-    while ((opt = getopt_long(argc - 1, argv + 1, ":o:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc - 1, argv + 1, ":o:hV", longopts, NULL)) != -1) {
         switch (opt) {
-        case 'h': fputs(help_text, stdout); return fflush(stdout) == 0 ? EX_OK : EX_IO;
+        case 'h': return print_text(help_text);
+        case 'V': return print_version();
         case 'o': slot = &c.out_path; break;
         case O_KEY_FILE: slot = &c.key_file; break;
         case O_KEY_FD: slot = &c.key_fd; break;
@@ -745,7 +888,18 @@ int main(int argc, char **argv)
         c.in_path = argv[1 + optind];
     }
 
-    signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error (exit 3), reported once */
+    /* Sealed output is binary: a terminal gets it only when asked for with -o -. */
+    if (c.seal && c.out_path == NULL && isatty(STDOUT_FILENO)) {
+        return die(EX_USAGE, "refusing to write sealed (binary) output to a terminal; redirect "
+                             "it (> FILE), use -o FILE, or force it with -o -");
+    }
+
+    /* SIGPIPE is ignored while working so that a closed standard output comes back as EPIPE:
+       the tool then wipes and frees its buffers and ends by SIGPIPE itself (main, below). */
+    struct sigaction old_pipe;
+    sigaction(SIGPIPE, NULL, &old_pipe);
+    sigpipe_ignored = old_pipe.sa_handler == SIG_IGN;
+    signal(SIGPIPE, SIG_IGN);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -756,5 +910,15 @@ int main(int argc, char **argv)
 
     const int rc = run(&c);
     cleanup(&c);
+    if (rc == EX_PIPE_GONE) {
+        clear_progress();
+        sigset_t pipe_set;
+        sigemptyset(&pipe_set);
+        sigaddset(&pipe_set, SIGPIPE);
+        signal(SIGPIPE, SIG_DFL);
+        sigprocmask(SIG_UNBLOCK, &pipe_set, NULL);
+        raise(SIGPIPE);
+        return 128 + SIGPIPE; /* not reached: the default action ends the process */
+    }
     return rc;
 }
