@@ -1,7 +1,7 @@
 /*
- * bench_util.h — small helpers shared by perf/mbgcm-bench.c and perf/mbgcm-kbench.c:
- * monotonic clock, errors, aligned allocation, medians, the core-clock measurement, pinning
- * and a description of the CPU. Header-only (static functions); include after _GNU_SOURCE.
+ * bench_util.h — small helpers shared by mbgcm-bench (perf/mbgcm-bench.c, perf/bench/) and
+ * perf/mbgcm-kbench.c: monotonic clock, errors, aligned allocation, medians, the core-clock
+ * measurement, pinning and a description of the CPU. Header-only (static functions); include after _GNU_SOURCE.
  */
 #ifndef MBGCM_BENCH_UTIL_H
 #define MBGCM_BENCH_UTIL_H
@@ -60,8 +60,10 @@ static inline uint64_t cpu_ns(void)
 }
 
 /* The clock measurements use: thread CPU time, or wall time when bench_wall_clock is set
-   (--wall-clock). */
-static int bench_wall_clock;
+   (--wall-clock). One variable for the whole program, whichever of its files include this
+   header: a weak definition, so that the header needs no companion source file. */
+extern int bench_wall_clock;
+__attribute__((weak)) int bench_wall_clock;
 static inline uint64_t run_ns(void)
 {
     return bench_wall_clock ? now_ns() : cpu_ns();

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # perf/plot.sh — PNG of a throughput CSV from mbgcm-bench: GB/s vs message size (log x), one
-# line per engine, one panel per (key size, direction) present in the CSV. mbgcm ring and burst
-# engines are solid, one-shot dash-dotted, portable C engines thin grey, peers dashed; an engine
-# has the same colour in every panel. The imix rows are not plotted (they have no single size;
-# see the table).
+# line per engine, one panel per (key size, direction, key count) present in the CSV. mbgcm ring
+# and burst engines are solid, one-shot dash-dotted, portable C engines thin grey, peers dashed
+# (one colour per ipsec-mb API; ipsec-mb 1.x thin and dotted, in a lighter shade); an engine has
+# the same colour in every panel. The imix rows are not plotted (they have no single size; see
+# the table).
 #   perf/plot.sh RESULTS.csv OUT.png ["subtitle"]
 # Needs gnuplot (Debian: gnuplot-nox, installed by scripts/setup.sh).
 set -euo pipefail
@@ -21,14 +22,15 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 # Columns (mbgcm-bench --csv): 1 aes_bits 2 direction 3 bytes 4 avg_bytes 5 engine 6 api 7 arch
-# ... 14 gb_per_s. Engines keep their first-seen order (the table's order).
+# ... 14 gb_per_s ... 19 keys (absent in older CSVs). Engines keep their first-seen order (the
+# table's order).
 awk -F, -v dir="$TMP" '
   BEGIN { ne = 0; np = 0 }
   NR == 1 { next }
   $3 == "imix" { next }
   {
     if (!($5 in eidx)) { eidx[$5] = ne; ename[ne] = $5; emb[ne] = ($5 ~ /^mbgcm-/); ne++ }
-    p = $1 "-" $2
+    p = $1 "-" $2 "-" (NF >= 19 ? $19 : "")
     if (!(p in pidx)) { pidx[p] = np; pname[np] = p; np++ }
     f = dir "/p" pidx[p] "_e" eidx[$5] ".dat"
     print $3, $14 >> f
@@ -56,8 +58,13 @@ declare -A STYLE
 while read -r _ e mb ename; do
   pt=$((e % 13 + 1))
   case "$ename" in
-    ipsec-mb-direct) s="lc rgb '#d62728' lw 2 dt 2 pt $pt" ;;
-    ipsec-mb-job) s="lc rgb '#ff7f0e' lw 2 dt 2 pt $pt" ;;
+    ipsec-mb-1.*-direct) s="lc rgb '#e07b7b' lw 1.5 dt 3 pt $pt" ;;
+    ipsec-mb-1.*-job) s="lc rgb '#f0a050' lw 1.5 dt 3 pt $pt" ;;
+    ipsec-mb-1.*-burst) s="lc rgb '#d07ab0' lw 1.5 dt 3 pt $pt" ;;
+    ipsec-mb-*direct) s="lc rgb '#d62728' lw 2 dt 2 pt $pt" ;;
+    ipsec-mb-*job) s="lc rgb '#ff7f0e' lw 2 dt 2 pt $pt" ;;
+    ipsec-mb-*burst) s="lc rgb '#e7298a' lw 2 dt 2 pt $pt" ;;
+    ipsec-mb-*quic) s="lc rgb '#8b0000' lw 2 dt 2 pt $pt" ;;
     openssl-evp) s="lc rgb '#8c564b' lw 2 dt 2 pt $pt" ;;
     *generic*) s="lc rgb '${GREYS[ngrey % 8]}' lw 1 dt 1 pt $pt"; ngrey=$((ngrey + 1)) ;;
     *) if [ "$mb" = 1 ]; then
@@ -84,9 +91,16 @@ style_of() { echo "${STYLE[$1]}"; }
   echo "set multiplot layout $rows,$cols title \"$title\" font 'Sans,12'"
   while read -r _ p name; do
     bits=${name%%-*}
-    d=${name#*-}
+    rest=${name#*-}
+    d=${rest%%-*}
+    keys=${rest#*-}
     [ "$d" = enc ] && dname=encrypt || dname=decrypt
-    echo "set title 'AES-$bits-GCM $dname'"
+    case "$keys" in
+      "") ktitle="" ;;
+      1) ktitle=", one key" ;;
+      *) ktitle=", $keys keys" ;;
+    esac
+    echo "set title 'AES-$bits-GCM $dname$ktitle'"
     plot="plot"
     sep=""
     while read -r _ e mb ename; do

@@ -1,20 +1,35 @@
 #!/usr/bin/env bash
 # scripts/bench.sh — build and run the side-by-side benchmark (perf/mbgcm-bench.c; docs/perf.md).
-#   setup (Debian packages, scripts/setup.sh) -> Release build in build-bench/ (tests off)
-#   -> mbgcm-bench pinned to one CPU: throughput (one thread), latency (Poisson arrivals, with
-#   and without flush timeout) and threads (one engine per thread) -> tables on stdout,
-#   progress on stderr; CSV, the table and a PNG plot (perf/plot.sh) in perf/results/
+#   setup (Debian packages, scripts/setup.sh) -> current intel-ipsec-mb built from source, once
+#   (cached; see --ipsec-mb-src) -> Release build in build-bench/ (tests off) -> mbgcm-bench
+#   pinned to one CPU: throughput (one thread; 64 keys round-robin and one key), latency (Poisson
+#   arrivals, with and without flush timeout) and threads (one engine per thread) -> tables on
+#   stdout, progress on stderr; CSV, the table and a PNG plot (perf/plot.sh) in perf/results/
 #   (gitignored; latest.* point to the newest run).
-# Default: the quick run (5 reps, ~0.15 s per figure; about 2 minutes on 2 quiet cores, build
-# included). --full: 9 reps, 0.9 s per figure, every mbgcm arch even when arches share kernels
-# (portable C lanes included), more latency and thread sizes, then mbgcm-kbench (where the
-# ring API's cycles go); about 12 minutes.
+# Peers: OpenSSL EVP, Debian's intel-ipsec-mb 1.3 and, given its source, a current
+# intel-ipsec-mb, each ipsec-mb through every API a user could pick: direct GCM calls, job API,
+# burst API (IMB_SUBMIT_BURST, --burst jobs) and, with one key, the QUIC array call
+# (imb_quic_aes_gcm). Ratios are against the fastest API of the current ipsec-mb; without a
+# source the bench falls back to Debian's 1.3 and says so in its header.
+#   --ipsec-mb-src DIR|TARBALL   current intel-ipsec-mb source: a source tree or a .tar.gz
+#                  (default: $IPSEC_MB_SRC; nothing is looked up anywhere else). Built once
+#                  (library only, Release, ~3 min on 2 cores) into
+#                  ${XDG_CACHE_HOME:-~/.cache}/mbgcm/ipsec-mb-NAME-HASH (HASH: sha256 of the
+#                  tarball, or of the tree's CMakeLists.txt, cmake/ and lib/); later runs reuse
+#                  it. --rebuild-peer builds it again.
+#   --imb-arch A   ipsec-mb managers from init_mb_mgr_A: auto (default), sse, avx2, avx512,
+#                  avx10 (e.g. avx2 to compare AVX2 paths on an AVX-512 machine; mbgcm's own
+#                  arch: MBGCM_ARCH=avx2 in the environment, or -- --engines avx2).
+# Default: the quick run (5 reps, ~0.15 s per figure; about 5 minutes on 2 quiet cores with a
+# current peer, build included). --full: 9 reps, 0.9 s per figure, every mbgcm arch even when
+# arches share kernels (portable C lanes included), more latency and thread sizes, then
+# mbgcm-kbench (where the ring API's cycles go); about 25 minutes.
 # --update-docs: also copy the plot to docs/perf-latest.png and replace the results block of
 # docs/perf.md with this run's tables.
 # Anything after -- goes to mbgcm-bench (see mbgcm-bench --help), e.g.
-#   scripts/bench.sh -- --mode tput --sizes 64,1420 --bits 256 --dirs enc
-# Options: --quick (default), --full, --update-docs, -j N build jobs (default: nproc),
-# --no-setup.
+#   scripts/bench.sh -- --mode tput --sizes 64,1420 --bits 256 --dirs enc --keys 1
+# Options: --quick (default), --full, --update-docs, --ipsec-mb-src DIR|TARBALL,
+# --rebuild-peer, --imb-arch A, -j N build jobs (default: nproc), --no-setup.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -24,36 +39,120 @@ JOBS=$(nproc)
 MODE=quick
 SETUP=1
 DOCS=0
+PEER_SRC=${IPSEC_MB_SRC:-}
+PEER_REBUILD=0
+IMB_ARCH=""
 EXTRA=()
+usage() {
+  echo "usage: $0 [--quick|--full] [--update-docs] [--ipsec-mb-src DIR|TARBALL] [--rebuild-peer]" >&2
+  echo "       [--imb-arch auto|sse|avx2|avx512|avx10] [-j N] [--no-setup] [-- mbgcm-bench options]" >&2
+  exit 2
+}
 while [ $# -gt 0 ]; do
   case "$1" in
     --full) MODE=full; shift ;;
     --quick) MODE=quick; shift ;;
     --update-docs) DOCS=1; shift ;;
-    -j) JOBS="$2"; shift 2 ;;
+    --ipsec-mb-src) [ $# -ge 2 ] || usage; PEER_SRC="$2"; shift 2 ;;
+    --ipsec-mb-src=*) PEER_SRC="${1#*=}"; shift ;;
+    --rebuild-peer) PEER_REBUILD=1; shift ;;
+    --imb-arch) [ $# -ge 2 ] || usage; IMB_ARCH="$2"; shift 2 ;;
+    -j) [ $# -ge 2 ] || usage; JOBS="$2"; shift 2 ;;
     --no-setup) SETUP=0; shift ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: $0 [--quick|--full] [--update-docs] [-j N] [--no-setup] [-- mbgcm-bench options]" >&2
-       exit 2 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) usage ;;
   esac
 done
 
 T0=$SECONDS
 log() { echo "bench: $* ($((SECONDS - T0)) s)" >&2; }
+fail() { echo "bench: error: $*" >&2; exit 1; }
 
 if [ "$SETUP" -eq 1 ]; then
   log "checking packages (scripts/setup.sh)"
   scripts/setup.sh >&2
 fi
 
+# ---- the current intel-ipsec-mb: built once per source, cached outside the tree ------------
+# Prints the prefix (include/intel-ipsec-mb.h, lib/libIPSec_MB.so*) on stdout.
+peer_prefix() {
+  local src=$1 name hash cache srcdir
+  if [ -f "$src" ]; then
+    case "$src" in
+      *.tar.gz|*.tgz|*.tar.xz|*.tar.bz2|*.tar) ;;
+      *) fail "--ipsec-mb-src $src: not a directory or a tarball" ;;
+    esac
+    name=$(basename "$src")
+    name=${name%.tgz}
+    name=${name%.tar*}
+    name=${name#intel-ipsec-mb-}
+    hash=$(sha256sum "$src" | cut -c1-12)
+  elif [ -d "$src" ]; then
+    [ -f "$src/lib/intel-ipsec-mb.h" ] || fail "--ipsec-mb-src $src: no lib/intel-ipsec-mb.h there"
+    src=$(cd "$src" && pwd)
+    name=$(basename "$src")
+    name=${name#intel-ipsec-mb-}
+    # What the library target builds from; a build directory inside the tree is not hashed.
+    hash=$(cd "$src" && find CMakeLists.txt cmake lib -type f -print0 | LC_ALL=C sort -z |
+           xargs -0 sha256sum | sha256sum | cut -c1-12)
+  else
+    fail "--ipsec-mb-src $src: no such file or directory"
+  fi
+  cache="${XDG_CACHE_HOME:-$HOME/.cache}/mbgcm/ipsec-mb-$name-$hash"
+  mkdir -p "$(dirname "$cache")"
+  (
+    flock 9   # two runs at once build it once
+    if [ "$PEER_REBUILD" -eq 1 ]; then
+      rm -rf "$cache"
+    fi
+    if [ -f "$cache/prefix/.complete" ]; then
+      log "intel-ipsec-mb $name: cached in $cache" ; exit 0
+    fi
+    rm -rf "$cache"
+    mkdir -p "$cache"
+    srcdir=$src
+    if [ -f "$src" ]; then
+      mkdir -p "$cache/src"
+      tar -xf "$src" -C "$cache/src"
+      srcdir=$(dirname "$(find "$cache/src" -maxdepth 3 -path '*/lib/intel-ipsec-mb.h' | head -n 1)")
+      srcdir=${srcdir%/lib}
+      [ -f "$srcdir/lib/intel-ipsec-mb.h" ] || fail "$src: no lib/intel-ipsec-mb.h inside"
+    fi
+    log "building intel-ipsec-mb $name (library only, Release, -j $JOBS; log: $cache/build.log)"
+    if ! { cmake -S "$srcdir" -B "$cache/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_LIBRARY_ONLY=ON &&
+           cmake --build "$cache/build" -j "$JOBS" --target IPSec_MB; } >"$cache/build.log" 2>&1; then
+      tail -n 30 "$cache/build.log" >&2
+      fail "intel-ipsec-mb build failed (log: $cache/build.log)"
+    fi
+    mkdir -p "$cache/prefix/include" "$cache/prefix/lib"
+    cp "$srcdir/lib/intel-ipsec-mb.h" "$cache/prefix/include/"
+    cp -a "$cache/build/lib/"libIPSec_MB.so* "$cache/prefix/lib/"
+    echo "intel-ipsec-mb built from $src (sha256 prefix $hash) on $(date -u '+%Y-%m-%d %H:%M UTC')" \
+      >"$cache/prefix/SOURCE"
+    rm -rf "$cache/src" "$cache/build"
+    touch "$cache/prefix/.complete"
+    log "intel-ipsec-mb $name: built into $cache"
+  ) 9>"$cache.lock" >&2 || exit 1
+  echo "$cache/prefix"
+}
+
+PEER_PREFIX=""
+if [ -n "$PEER_SRC" ]; then
+  PEER_PREFIX=$(peer_prefix "$PEER_SRC")
+  [ -f "$PEER_PREFIX/.complete" ] || fail "no intel-ipsec-mb build from $PEER_SRC"
+else
+  log "no current intel-ipsec-mb source (--ipsec-mb-src or IPSEC_MB_SRC): peers are Debian's 1.3 and OpenSSL"
+fi
+
 log "configuring and building $BUILD (Release, -j $JOBS)"
 mkdir -p "$BUILD"
 buildlog="$BUILD/bench-build.log"
-# A failed build is retried once after a pause: the tree may be mid-edit.
+# A failed build is retried once after a pause: the tree may be mid-edit. The peer prefix is
+# always passed, empty without a source, so that a previous run's peer is not reused.
 build() {
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DMBGCM_BUILD_TESTS=OFF \
-        -DMBGCM_BUILD_PERF=ON -DMBGCM_SANITIZE= &&
+        -DMBGCM_BUILD_PERF=ON -DMBGCM_SANITIZE= -DMBGCM_BENCH_IPSEC_MB_PREFIX="$PEER_PREFIX" &&
   cmake --build "$BUILD" -j "$JOBS" --target mbgcm-bench mbgcm-kbench
 }
 if ! build >"$buildlog" 2>&1; then
@@ -69,17 +168,22 @@ BIN="$BUILD/perf/mbgcm-bench"
 KBIN="$BUILD/perf/mbgcm-kbench"
 if [ ! -x "$BIN" ]; then
   grep -i 'perf:' "$buildlog" >&2 || true
-  echo "bench: $BIN was not built (OpenSSL or intel-ipsec-mb missing?)" >&2
+  echo "bench: $BIN was not built (OpenSSL missing?)" >&2
   exit 1
 fi
 log "built $BIN"
 
+# shellcheck disable=SC2054 # the commas are inside option values
 case "$MODE" in
-  quick) ARGS=(--mode tput,latency,threads --quick --seconds-per-point 0.15 --thr-seconds 0.1) ;;
-  full) ARGS=(--mode tput,latency,threads --reps 9 --seconds-per-point 0.9 --warmup 1
+  quick) ARGS=(--mode tput,latency,threads --quick --keys 64,1 --seconds-per-point 0.15
+               --thr-seconds 0.1) ;;
+  full) ARGS=(--mode tput,latency,threads --keys 64,1 --reps 9 --seconds-per-point 0.9 --warmup 1
               --all-arches --lat-sizes 64,256,1420,16384 --lat-seconds 1
               --thr-sizes 64,256,1420,16384 --thr-seconds 0.3) ;;
 esac
+if [ -n "$IMB_ARCH" ]; then
+  ARGS+=(--imb-arch "$IMB_ARCH")
+fi
 
 mkdir -p "$RESULTS"
 stamp=$(date -u +%Y%m%d-%H%M%S)
@@ -93,12 +197,17 @@ TXT="$base.txt"
 PNG="$base.png"
 cc_path=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
 ccver=$("${cc_path:-cc}" --version 2>/dev/null | head -n 1)
-CMD="scripts/bench.sh --$MODE${EXTRA[*]:+ -- ${EXTRA[*]}}"
+CMD="scripts/bench.sh --$MODE${PEER_SRC:+ --ipsec-mb-src $(basename "$PEER_SRC")}${IMB_ARCH:+ --imb-arch $IMB_ARCH}${EXTRA[*]:+ -- ${EXTRA[*]}}"
 
 log "running mbgcm-bench ($MODE): ${ARGS[*]} ${EXTRA[*]}"
 {
   echo "# $CMD: commit $rev, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), host $(uname -n), kernel $(uname -r)"
   echo "# library and bench built by $ccver, CMAKE_BUILD_TYPE=Release"
+  if [ -n "$PEER_PREFIX" ]; then
+    echo "# current peer: intel-ipsec-mb from $(basename "$PEER_SRC"), cached build $(basename "$(dirname "$PEER_PREFIX")")"
+  else
+    echo "# current peer: none given (--ipsec-mb-src): ratios against Debian's intel-ipsec-mb 1.3"
+  fi
 } >"$TXT"
 # Tables to stdout and the .txt copy; progress (stderr) goes straight to the terminal.
 "$BIN" "${ARGS[@]}" "${EXTRA[@]}" --label "commit $rev" --csv "$CSV" | tee -a "$TXT"
@@ -139,14 +248,14 @@ if [ "$DOCS" -eq 1 ]; then
     echo '```'
     # header lines (up to the first section), then every section but the detailed throughput
     awk '/^== Throughput/ {hdr=0} NR==1 {hdr=1} hdr' "$TXT"
-    awk '/^Summary:/ {p=1} /^== Latency/ {p=0} p' "$TXT"
+    awk '/^Summary/ {p=1} /^== Latency/ {p=0} p' "$TXT"
     awk '/^== Latency/ {p=1} p' "$TXT"
     echo '```'
     echo
     echo '<details><summary>Full throughput table (every engine, size, key size and direction)</summary>'
     echo
     echo '```'
-    awk '/^== Throughput/ {p=1} /^Summary:/ {p=0} p' "$TXT"
+    awk '/^== Throughput/ {p=1} /^Summary/ {p=0} p' "$TXT"
     echo '```'
     echo
     echo '</details>'

@@ -1,0 +1,37 @@
+/*
+ * engine_mbgcm_internal.h — everything mbgcm-bench needs from mbgcm's internals, and nothing
+ * else: arch names and support, forcing the one-shot arch, which arches share kernels, and
+ * the managers' single-stream threshold. Only engine_mbgcm_internal.c includes the library's
+ * internal headers, so that a change there is adapted in one place.
+ */
+#ifndef MBGCM_BENCH_ENGINE_MBGCM_INTERNAL_H
+#define MBGCM_BENCH_ENGINE_MBGCM_INTERNAL_H
+
+#include <stdint.h>
+
+#include <mbgcm.h>
+
+/* Arches are 0 .. mbint_arch_count() - 1, lowest first; mbint_arch_generic() is the portable
+   C one. */
+int mbint_arch_count(void);
+int mbint_arch_generic(void);
+const char *mbint_arch_name(int arch);
+int mbint_arch_supported(int arch);
+/* An arch from its name ("avx2", ...; "auto": the best one), or -1. */
+int mbint_arch_parse(const char *name);
+
+/* Make mbgcm_encrypt / mbgcm_decrypt use |arch| from now on. */
+void mbint_force_oneshot_arch(int arch);
+/* 1 when arches |a| and |b| run the same one-shot kernels. */
+int mbint_same_oneshot(int a, int b);
+
+/* The arch of the lane kernel a manager created for |arch| runs. */
+int mbint_lane_arch(int arch);
+/* 1 when managers of arches |a| and |b| run the same lane and short-job kernels. */
+int mbint_same_lanes(int a, int b);
+/* Jobs of this many bytes or more go single-stream in a manager of |arch| by default
+   (UINT64_MAX: never). */
+uint64_t mbint_single_min_len(int arch);
+void mbint_set_single_min_len(mbgcm_mgr *m, uint64_t len);
+
+#endif /* MBGCM_BENCH_ENGINE_MBGCM_INTERNAL_H */

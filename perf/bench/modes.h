@@ -1,0 +1,14 @@
+/*
+ * modes.h — the latency and threads modes (latency.c, threads.c); throughput is tput.h.
+ */
+#ifndef MBGCM_BENCH_MODES_H
+#define MBGCM_BENCH_MODES_H
+
+#include "engine.h"
+
+/* Latency under Poisson arrivals; |cap|: the largest message size any mode uses. */
+void run_latency(const struct engine *eng, unsigned ne, size_t cap, FILE *csv);
+/* Scaling over threads pinned to the CPUs in |allowed|. */
+void run_threads(const struct engine *eng, unsigned ne, const cpu_set_t *allowed, FILE *csv);
+
+#endif /* MBGCM_BENCH_MODES_H */
