@@ -425,6 +425,7 @@ static void usage(FILE *f)
           "  --ms MS       timed loop per sample, in ms\n"
           "  --agg K       floor model: GHASH blocks per reduction (default 16; 0 = one per message)\n"
           "  --cpu N       pin to CPU N (default: the CPU it starts on); --no-pin: do not pin\n"
+          "  --max-width W xmm or ymm: act as if the CPU had nothing wider (tests the skips)\n"
           "  --check       exit 1 unless every measured figure is plausible (smoke test)\n",
           f);
 }
@@ -434,12 +435,13 @@ int main(int argc, char **argv)
     const char *csv_path = NULL;
     int quick = 0, check = 0, pin = 1, cpu = -1;
     unsigned agg = 16;
-    int samples_set = 0, ms_set = 0;
+    int samples_set = 0, ms_set = 0, max_width = 512;
     static const struct option opts[] = {
         {"quick", no_argument, NULL, 'q'},   {"csv", required_argument, NULL, 'c'},
         {"samples", required_argument, NULL, 's'}, {"ms", required_argument, NULL, 'm'},
         {"agg", required_argument, NULL, 'k'}, {"cpu", required_argument, NULL, 'p'},
         {"no-pin", no_argument, NULL, 'n'},  {"check", no_argument, NULL, 'x'},
+        {"max-width", required_argument, NULL, 'w'},
         {"help", no_argument, NULL, 'h'},    {NULL, 0, NULL, 0},
     };
     for (int o; (o = getopt_long(argc, argv, "h", opts, NULL)) != -1;) {
@@ -452,6 +454,15 @@ int main(int argc, char **argv)
         case 'p': cpu = atoi(optarg); break;
         case 'n': pin = 0; break;
         case 'x': check = 1; break;
+        case 'w':
+            if (strcmp(optarg, "xmm") == 0) {
+                max_width = 128;
+            } else if (strcmp(optarg, "ymm") == 0) {
+                max_width = 256;
+            } else if (strcmp(optarg, "zmm") != 0) {
+                die("--max-width takes xmm, ymm or zmm");
+            }
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -466,6 +477,12 @@ int main(int argc, char **argv)
 
     struct cpu c;
     cpu_identify(&c);
+    if (max_width < 512) {
+        c.feat &= ~(unsigned)(F_AVX512F | F_AVX512BW | F_AVX512VL);
+    }
+    if (max_width < 256) {
+        c.feat &= ~(unsigned)(F_AVX | F_AVX2 | F_VAES | F_VPCLMUL);
+    }
     if (pin) {
         if (cpu < 0) {
             cpu = sched_getcpu();
@@ -493,8 +510,9 @@ int main(int argc, char **argv)
     printf("CPU      %s, family %u (0x%x) model %u (0x%x) stepping %u%s\n", c.vendor, c.family,
            c.family, c.model, c.model, c.stepping, hv);
     printf("brand    %s\n", c.brand);
-    printf("features %s (XCR0 0x%llx: OS saves ymm %s, zmm %s)\n", feats[0] ? feats : "none",
-           (unsigned long long)c.xcr0, c.os_ymm ? "yes" : "no", c.os_zmm ? "yes" : "no");
+    printf("features %s (XCR0 0x%llx: OS saves ymm %s, zmm %s)%s\n", feats[0] ? feats : "none",
+           (unsigned long long)c.xcr0, c.os_ymm ? "yes" : "no", c.os_zmm ? "yes" : "no",
+           max_width < 512 ? (max_width < 256 ? "; --max-width xmm" : "; --max-width ymm") : "");
     fflush(stdout);
     csv_str("cpu", "vendor", "", c.vendor);
     csv_str("cpu", "brand", "", c.brand);
