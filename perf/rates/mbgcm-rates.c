@@ -12,9 +12,10 @@
  *   - the port floor (floor.h) per message size for AES-128 and AES-256.
  *
  * Cycles: each sample times a loop in thread CPU time between two runs of a dependent add
- * chain (one core cycle per add) timed the same way; the faster chain run gives the core clock
- * of that sample, so clock changes between samples cancel. The figure is the median of many
- * short samples, with their quartiles. The TSC is not used (it ticks at a fixed rate).
+ * chain (one core cycle per add), each as long as the loop and timed the same way; their mean
+ * rate is the core clock of that sample, so clock changes between samples cancel. The figure
+ * is the median of many short samples, with their quartiles. The TSC is not used (it ticks at
+ * a fixed rate).
  *
  * Rows whose instructions this CPU or OS lacks are skipped (CPUID + XGETBV), so the program
  * never executes an unsupported instruction. Exit status 77 when even AES-NI and PCLMULQDQ
@@ -181,7 +182,7 @@ struct stat3 {
 static void *g_buf;
 #define MAX_SAMPLES 255
 static unsigned g_samples = 21;
-static double g_sample_ms = 2.5; /* the timed loop per sample; each clock reference a quarter */
+static double g_sample_ms = 2.0; /* the timed loop per sample, and each clock reference */
 static uint64_t g_ref_iters;
 static double g_ghz_seen[8192];
 static unsigned g_nghz;
@@ -221,9 +222,11 @@ static struct stat3 quartiles(double *v, unsigned n)
 }
 
 /* Core cycles per iteration of |fn| over the samples. A sample times the loop between two
-   runs of the clock reference and takes the faster reference as the clock: time the thread
-   loses to the hypervisor still counts as its CPU time, and it can only make a run look
-   slower. Many short samples keep such losses in a minority of them. */
+   runs of the clock reference and takes their mean rate as the clock. The references last as
+   long as the loop: interrupts (timer ticks, costly in a guest) are charged to the thread's
+   CPU time, so a shorter reference would see fewer of them and read a faster clock (5% here
+   with references a quarter of the loop), and the faster of two runs would favour the quiet
+   one (2-4%). Host preemption can still land in any run: the median of many samples. */
 static struct stat3 measure(loop_fn fn)
 {
     const uint64_t iters = calibrate(fn, g_sample_ms * 1e6);
@@ -233,7 +236,7 @@ static struct stat3 measure(loop_fn fn)
         const uint64_t r1 = time_loop(mbr_ref_add, g_ref_iters);
         const uint64_t t = time_loop(fn, iters);
         const uint64_t r2 = time_loop(mbr_ref_add, g_ref_iters);
-        const double ghz = (double)g_ref_iters * mbr_body_len / (double)(r1 < r2 ? r1 : r2);
+        const double ghz = 2.0 * (double)g_ref_iters * mbr_body_len / (double)(r1 + r2);
         if (g_nghz < sizeof g_ghz_seen / sizeof g_ghz_seen[0]) {
             g_ghz_seen[g_nghz++] = ghz;
         }
@@ -419,7 +422,7 @@ static void usage(FILE *f)
 {
     fputs("usage: mbgcm-rates [--quick] [--csv FILE] [--samples N] [--ms MS] [--agg K]\n"
           "                   [--cpu N | --no-pin] [--check]\n"
-          "  --quick       9 samples of 1 ms per figure (~2 s); default 21 of 2.5 ms (~8 s)\n"
+          "  --quick       9 samples of 0.7 ms per figure (~2 s); default 21 of 2 ms (~8 s)\n"
           "  --csv FILE    also write every figure as CSV (section,item,metric,value,q1,q3)\n"
           "  --samples N   samples per figure (median and quartiles reported; 1..255)\n"
           "  --ms MS       timed loop per sample, in ms\n"
@@ -469,7 +472,7 @@ int main(int argc, char **argv)
     }
     if (quick) {
         if (!samples_set) g_samples = 9;
-        if (!ms_set) g_sample_ms = 1.0;
+        if (!ms_set) g_sample_ms = 0.7;
     }
     if (g_samples < 1 || g_samples > MAX_SAMPLES || !(g_sample_ms > 0.05) || g_sample_ms > 10000) {
         die("--samples must be 1..%d and --ms 0.05..10000", MAX_SAMPLES);
@@ -535,7 +538,7 @@ int main(int argc, char **argv)
 
     const double ghz_start = measure_ghz(quick ? 3 : 5, quick ? 10 : 20);
     const double tsc_ghz = measure_tsc_ghz(quick ? 10 : 20);
-    g_ref_iters = calibrate(mbr_ref_add, 0.25 * g_sample_ms * 1e6);
+    g_ref_iters = calibrate(mbr_ref_add, g_sample_ms * 1e6);
     const uint64_t t_run0 = now_ns();
     const double load0 = loadavg();
 
