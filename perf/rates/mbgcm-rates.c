@@ -154,6 +154,7 @@ static void cpu_identify(struct cpu *c)
         for (int i = 0; i < 12; i++) {
             if (c->hv_vendor[i] != '\0' && (c->hv_vendor[i] < 32 || c->hv_vendor[i] > 126)) c->hv_vendor[i] = '?';
         }
+        for (size_t n = strlen(c->hv_vendor); n > 0 && c->hv_vendor[n - 1] == ' '; n--) c->hv_vendor[n - 1] = '\0';
     }
 }
 
@@ -181,7 +182,7 @@ struct stat3 {
 
 static void *g_buf;
 #define MAX_SAMPLES 255
-static unsigned g_samples = 21;
+static unsigned g_samples = 17;
 static double g_sample_ms = 2.0; /* the timed loop per sample, and each clock reference */
 static uint64_t g_ref_iters;
 static double g_ghz_seen[8192];
@@ -224,9 +225,9 @@ static struct stat3 quartiles(double *v, unsigned n)
 /* Core cycles per iteration of |fn| over the samples. A sample times the loop between two
    runs of the clock reference and takes their mean rate as the clock. The references last as
    long as the loop: interrupts (timer ticks, costly in a guest) are charged to the thread's
-   CPU time, so a shorter reference would see fewer of them and read a faster clock (5% here
-   with references a quarter of the loop), and the faster of two runs would favour the quiet
-   one (2-4%). Host preemption can still land in any run: the median of many samples. */
+   CPU time, so a shorter reference would see fewer of them and read a faster clock (5% on a
+   KVM/bhyve guest for a reference a quarter as long), and the faster of two runs would favour
+   the quiet one (2-4%). Host preemption can still land in any run: the median of many samples. */
 static struct stat3 measure(loop_fn fn)
 {
     const uint64_t iters = calibrate(fn, g_sample_ms * 1e6);
@@ -422,7 +423,7 @@ static void usage(FILE *f)
 {
     fputs("usage: mbgcm-rates [--quick] [--csv FILE] [--samples N] [--ms MS] [--agg K]\n"
           "                   [--cpu N | --no-pin] [--check]\n"
-          "  --quick       9 samples of 0.7 ms per figure (~2 s); default 21 of 2 ms (~8 s)\n"
+          "  --quick       9 samples of 0.7 ms per figure (~2 s); default 17 of 2 ms (~7 s)\n"
           "  --csv FILE    also write every figure as CSV (section,item,metric,value,q1,q3)\n"
           "  --samples N   samples per figure (median and quartiles reported; 1..255)\n"
           "  --ms MS       timed loop per sample, in ms\n"
