@@ -1,6 +1,10 @@
 /*
  * mbgcm_pmd_dp.c — crypto_mbgcm datapath: rte_crypto_op to mbgcm_job and back.
  *
+ * AES-GCM ops use aead.data, AES-GMAC ops auth.data: a GMAC op is a job with len 0 and the
+ * data range as its AAD (gathered first when it spans mbuf segments), so it takes the same
+ * lanes and the same short path as an AES-GCM op.
+ *
  * Enqueue gives each op the next queue-pair slot and, for an op with a session, fills a job:
  * linear data as src/dst, chained mbufs as segment lists (src_sgl/dst_sgl) built in the queue
  * pair's FIFO arena, starting at aead.data.offset. Batch mode (flush_timeout_us=0, the
@@ -14,6 +18,7 @@
  * oldest while they are done, so ops always come back in enqueue order.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_mbuf.h>
@@ -41,13 +46,22 @@ mbgcm_pmd_status(int st)
     }
 }
 
-/* A job came back from the manager: its op is done. */
+uint8_t
+mbgcm_pmd_op_status(int st)
+{
+    return mbgcm_pmd_status(st);
+}
+
+/* A job came back from the manager: its op (or raw descriptor) is done. */
 static inline void
 mbgcm_pmd_job_done(struct mbgcm_pmd_qp *qp, const mbgcm_job *job)
 {
     struct mbgcm_pmd_slot *sl = job->user_data;
 
-    sl->op->status = mbgcm_pmd_status(job->status);
+    if (likely(!qp->raw))
+        sl->op->status = mbgcm_pmd_status(job->status);
+    else
+        sl->status = mbgcm_pmd_status(job->status);
     sl->done = 1;
     qp->in_mgr--;
 }
@@ -58,6 +72,25 @@ mbgcm_pmd_qp_flush(struct mbgcm_pmd_qp *qp)
     mbgcm_job *job;
 
     while (qp->in_mgr != 0 && (job = mbgcm_flush_job(qp->mgr)) != NULL)
+        mbgcm_pmd_job_done(qp, job);
+}
+
+void
+mbgcm_pmd_qp_poll(struct mbgcm_pmd_qp *qp)
+{
+    mbgcm_job *job;
+
+    if (qp->in_mgr != 0)
+        for (job = mbgcm_mgr_poll(qp->mgr); job != NULL; job = mbgcm_get_completed_job(qp->mgr))
+            mbgcm_pmd_job_done(qp, job);
+}
+
+void
+mbgcm_pmd_qp_submit(struct mbgcm_pmd_qp *qp)
+{
+    mbgcm_job *job;
+
+    for (job = mbgcm_submit_job(qp->mgr); job != NULL; job = mbgcm_get_completed_job(qp->mgr))
         mbgcm_pmd_job_done(qp, job);
 }
 
@@ -224,11 +257,49 @@ mbgcm_pmd_crypt_pieces(const struct mbgcm_pmd_session *s, const uint8_t *iv, con
     return ret;
 }
 
+/*
+ * AES-GMAC over |len| bytes of a chain: the data is the AAD of an empty message. mbgcm takes
+ * the AAD in one piece, so data spread over several segments is gathered into a temporary
+ * buffer first (the slow path of a rare layout).
+ */
+static __rte_noinline int
+mbgcm_pmd_gmac_sync(const struct mbgcm_pmd_session *s, const uint8_t *iv,
+                    const struct mbgcm_pmd_span *src, uint32_t len, uint8_t *digest)
+{
+    const uint8_t *aad = len != 0 ? mbgcm_pmd_span_ptr(src) : NULL;
+    uint8_t *flat = NULL;
+    int ret;
+
+    if (src->nseg > 1) {
+        struct rte_mbuf *m = src->m;
+        uint32_t o = src->off, pos = 0;
+
+        flat = malloc(len);
+        if (flat == NULL)
+            return MBGCM_ERR_NOMEM;
+        for (; pos < len; m = m->next, o = 0) {
+            uint32_t take = RTE_MIN((uint32_t)m->data_len - o, len - pos);
+
+            memcpy(flat + pos, rte_pktmbuf_mtod_offset(m, uint8_t *, o), take);
+            pos += take;
+        }
+        aad = flat;
+    }
+    if (s->dir == MBGCM_ENCRYPT)
+        ret = mbgcm_encrypt(&s->key, iv, s->iv_len, aad, len, NULL, 0, NULL, digest, s->tag_len);
+    else
+        ret = mbgcm_decrypt(&s->key, iv, s->iv_len, aad, len, NULL, 0, NULL, digest, s->tag_len);
+    free(flat);
+    return ret;
+}
+
 static __rte_noinline int
 mbgcm_pmd_crypt_sync(const struct mbgcm_pmd_session *s, const uint8_t *iv, const uint8_t *aad,
                      const struct mbgcm_pmd_span *src, const struct mbgcm_pmd_span *dst,
                      uint32_t len, uint8_t *digest)
 {
+    if (s->gmac)
+        return mbgcm_pmd_gmac_sync(s, iv, src, len, digest);
     if (src->nseg <= 1 && dst->nseg <= 1) {
         const uint8_t *in = len != 0 ? mbgcm_pmd_span_ptr(src) : NULL;
         uint8_t *out = len != 0 ? mbgcm_pmd_span_ptr(dst) : NULL;
@@ -303,22 +374,51 @@ mbgcm_pmd_fast_job(const struct mbgcm_pmd_qp *qp, struct rte_crypto_op *op, mbgc
     struct rte_crypto_sym_op *sym = op->sym;
     struct rte_cryptodev_sym_session *sess = sym->session;
     struct rte_mbuf *ms = sym->m_src, *md = sym->m_dst;
-    const uint32_t off = sym->aead.data.offset, len = sym->aead.data.length;
     const struct mbgcm_pmd_session *s;
+    uint32_t off, len;
     uint8_t *src;
 
     if (unlikely(op->type != RTE_CRYPTO_OP_TYPE_SYMMETRIC ||
                  op->sess_type != RTE_CRYPTO_OP_WITH_SESSION || sess == NULL ||
-                 sess->driver_id != qp->driver_id || ms == NULL || ms->nb_segs != 1 ||
-                 (uint64_t)off + len > ms->data_len || sym->aead.digest.data == NULL))
+                 sess->driver_id != qp->driver_id || ms == NULL || ms->nb_segs != 1))
+        return 0;
+    s = mbgcm_pmd_session_get(sess);
+    if (unlikely(s->magic != MBGCM_PMD_SESSION_MAGIC))
+        return 0;
+    if (unlikely(s->gmac)) {
+        /* AES-GMAC: the data range is the AAD of an empty message; nothing is written but
+           the digest (an m_dst is not used) */
+        off = sym->auth.data.offset;
+        len = sym->auth.data.length;
+        if (unlikely((uint64_t)off + len > ms->data_len || sym->auth.digest.data == NULL))
+            return 0;
+        job->key = &s->key;
+        job->dir = s->dir;
+        job->iv = rte_crypto_op_ctod_offset(op, const uint8_t *, s->iv_offset);
+        job->iv_len = s->iv_len;
+        job->aad = rte_pktmbuf_mtod_offset(ms, const uint8_t *, off);
+        job->aad_len = len;
+        job->len = 0;
+        job->tag = sym->auth.digest.data;
+        job->tag_len = s->tag_len;
+        job->reserved_ = NULL;
+        job->src = NULL;
+        job->dst = NULL;
+        job->src_sgl = NULL;
+        job->dst_sgl = NULL;
+        job->src_nseg = 0;
+        job->dst_nseg = 0;
+        return 1;
+    }
+    off = sym->aead.data.offset;
+    len = sym->aead.data.length;
+    if (unlikely((uint64_t)off + len > ms->data_len || sym->aead.digest.data == NULL))
         return 0;
     if (md == ms)
         md = NULL;
     if (unlikely(md != NULL && (md->nb_segs != 1 || (uint64_t)off + len > md->data_len)))
         return 0;
-    s = mbgcm_pmd_session_get(sess);
-    if (unlikely(s->magic != MBGCM_PMD_SESSION_MAGIC ||
-                 (s->aad_len != 0 && sym->aead.aad.data == NULL)))
+    if (unlikely(s->aad_len != 0 && sym->aead.aad.data == NULL))
         return 0;
     src = rte_pktmbuf_mtod_offset(ms, uint8_t *, off);
     mbgcm_pmd_job_fields(job, s, op, len);
@@ -362,6 +462,38 @@ mbgcm_pmd_enqueue_one(struct mbgcm_pmd_qp *qp, struct rte_crypto_op *op)
     s = mbgcm_pmd_op_session(qp, op, &sync);
     if (unlikely(s == NULL))
         goto taken;
+    if (unlikely(s->gmac)) {
+        len = sym->auth.data.length;
+        off = sym->auth.data.offset;
+        if (unlikely(sym->m_src == NULL || sym->auth.digest.data == NULL ||
+                     mbgcm_pmd_span(sym->m_src, off, len, &src) != 0)) {
+            op->status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
+            goto taken;
+        }
+        iv = rte_crypto_op_ctod_offset(op, const uint8_t *, s->iv_offset);
+        if (sync || src.nseg > 1) {
+            op->status = mbgcm_pmd_status(
+                mbgcm_pmd_gmac_sync(s, iv, &src, len, sym->auth.digest.data));
+            goto taken;
+        }
+        job->key = &s->key;
+        job->dir = s->dir;
+        job->iv = iv;
+        job->iv_len = s->iv_len;
+        job->aad = len != 0 ? mbgcm_pmd_span_ptr(&src) : NULL;
+        job->aad_len = len;
+        job->len = 0;
+        job->tag = sym->auth.digest.data;
+        job->tag_len = s->tag_len;
+        job->reserved_ = NULL;
+        job->src = NULL;
+        job->dst = NULL;
+        job->src_sgl = NULL;
+        job->dst_sgl = NULL;
+        job->src_nseg = 0;
+        job->dst_nseg = 0;
+        goto submit;
+    }
     len = sym->aead.data.length;
     off = sym->aead.data.offset;
     m_dst = sym->m_dst;
@@ -454,6 +586,10 @@ mbgcm_pmd_enqueue_burst(void *qpv, struct rte_crypto_op **ops, uint16_t nb_ops)
         mbgcm_pmd_qp_flush(qp);
         return 0;
     }
+    if (unlikely(qp->raw)) { /* it serves a raw data-path context: its slots hold no ops */
+        qp->stats.enqueue_err_count += nb_ops;
+        return 0;
+    }
     room = qp->mask + 1 - (qp->head - qp->tail);
     n = RTE_MIN((uint32_t)nb_ops, room);
     if (qp->timeout_ns == 0) {
@@ -504,6 +640,8 @@ mbgcm_pmd_enqueue_burst(void *qpv, struct rte_crypto_op **ops, uint16_t nb_ops)
     }
     qp->stats.enqueued_count += i;
     qp->stats.enqueue_err_count += nb_ops - i;
+    if (unlikely(++qp->pub_calls >= MBGCM_PMD_PUB_EVERY))
+        mbgcm_pmd_qp_publish(qp);
     return (uint16_t)i;
 }
 
@@ -535,10 +673,13 @@ mbgcm_pmd_dequeue_burst(void *qpv, struct rte_crypto_op **ops, uint16_t nb_ops)
 {
     struct mbgcm_pmd_qp *qp = qpv;
     mbgcm_job *job;
+    uint32_t n;
 
     if (qp->timeout_ns == 0) {
         /* batch mode: every op taken ran before its enqueue call returned */
-        uint32_t n = RTE_MIN((uint32_t)nb_ops, qp->head - qp->tail), i, err = 0;
+        uint32_t i, err = 0;
+
+        n = RTE_MIN((uint32_t)nb_ops, qp->head - qp->tail);
 
         for (i = 0; i < n; i++) {
             struct rte_crypto_op *op = qp->slots[(qp->tail + i) & qp->mask].op;
@@ -549,10 +690,15 @@ mbgcm_pmd_dequeue_burst(void *qpv, struct rte_crypto_op **ops, uint16_t nb_ops)
         qp->tail += n;
         qp->stats.dequeue_err_count += err;
         qp->stats.dequeued_count += n;
+        if (unlikely(n == 0 && qp->pub_calls != 0))
+            mbgcm_pmd_qp_publish(qp); /* an idle poll: telemetry sees the final counts */
         return (uint16_t)n;
     }
     if (qp->in_mgr != 0)
         for (job = mbgcm_mgr_poll(qp->mgr); job != NULL; job = mbgcm_get_completed_job(qp->mgr))
             mbgcm_pmd_job_done(qp, job);
-    return mbgcm_pmd_pop(qp, ops, nb_ops);
+    n = mbgcm_pmd_pop(qp, ops, nb_ops);
+    if (unlikely(n == 0 && qp->tail == qp->head && qp->pub_calls != 0))
+        mbgcm_pmd_qp_publish(qp);
+    return (uint16_t)n;
 }

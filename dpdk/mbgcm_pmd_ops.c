@@ -38,10 +38,23 @@ static int mbgcm_pmd_qp_release(struct rte_cryptodev *dev, uint16_t qp_id);
 static int
 mbgcm_pmd_close(struct rte_cryptodev *dev)
 {
+    struct mbgcm_pmd_internals *in = dev->data->dev_private;
     uint16_t i;
+    unsigned int l;
 
     for (i = 0; i < dev->data->nb_queue_pairs; i++)
         mbgcm_pmd_qp_release(dev, i);
+    /* the CPU-crypto contexts: no lcore may be inside sym_cpu_process now (as for any
+       device close); the manager wipes its lane state */
+    for (l = 0; l < RTE_MAX_LCORE; l++) {
+        struct mbgcm_pmd_lcore *lc = in->lcore[l];
+
+        if (lc == NULL)
+            continue;
+        __atomic_store_n(&in->lcore[l], NULL, __ATOMIC_RELEASE);
+        mbgcm_mgr_free(lc->mgr);
+        rte_free(lc);
+    }
     return 0;
 }
 
@@ -206,38 +219,71 @@ int
 mbgcm_pmd_session_parse(struct mbgcm_pmd_session *s, const struct rte_crypto_sym_xform *xf,
                         int sessionless)
 {
-    const struct rte_crypto_aead_xform *a;
+    const uint8_t *key;
+    uint16_t key_len, iv_offset, iv_len, aad_len, tag_len;
+    int dir, gmac;
 
     if (s == NULL || xf == NULL)
         return -EINVAL;
-    if (xf->type != RTE_CRYPTO_SYM_XFORM_AEAD || xf->next != NULL)
+    if (xf->next != NULL)
         return -ENOTSUP;
-    a = &xf->aead;
-    if (a->algo != RTE_CRYPTO_AEAD_AES_GCM)
+    if (xf->type == RTE_CRYPTO_SYM_XFORM_AEAD) {
+        const struct rte_crypto_aead_xform *a = &xf->aead;
+
+        if (a->algo != RTE_CRYPTO_AEAD_AES_GCM)
+            return -ENOTSUP;
+        if (a->op != RTE_CRYPTO_AEAD_OP_ENCRYPT && a->op != RTE_CRYPTO_AEAD_OP_DECRYPT)
+            return -EINVAL;
+        dir = a->op == RTE_CRYPTO_AEAD_OP_ENCRYPT ? MBGCM_ENCRYPT : MBGCM_DECRYPT;
+        key = a->key.data;
+        key_len = a->key.length;
+        iv_offset = a->iv.offset;
+        iv_len = a->iv.length;
+        aad_len = a->aad_length;
+        tag_len = a->digest_length;
+        gmac = 0;
+    } else if (xf->type == RTE_CRYPTO_SYM_XFORM_AUTH) {
+        /* AES-GMAC: GCM over an empty message with the data as AAD; generate is an
+           encryption's tag, verify a decryption's tag check */
+        const struct rte_crypto_auth_xform *a = &xf->auth;
+
+        if (a->algo != RTE_CRYPTO_AUTH_AES_GMAC)
+            return -ENOTSUP;
+        if (a->op != RTE_CRYPTO_AUTH_OP_GENERATE && a->op != RTE_CRYPTO_AUTH_OP_VERIFY)
+            return -EINVAL;
+        dir = a->op == RTE_CRYPTO_AUTH_OP_GENERATE ? MBGCM_ENCRYPT : MBGCM_DECRYPT;
+        key = a->key.data;
+        key_len = a->key.length;
+        iv_offset = a->iv.offset;
+        iv_len = a->iv.length;
+        aad_len = 0;
+        tag_len = a->digest_length;
+        gmac = 1;
+    } else {
         return -ENOTSUP;
-    if (a->op != RTE_CRYPTO_AEAD_OP_ENCRYPT && a->op != RTE_CRYPTO_AEAD_OP_DECRYPT)
+    }
+    if (key == NULL || (key_len != 16 && key_len != 24 && key_len != 32))
         return -EINVAL;
-    if (a->key.data == NULL || (a->key.length != 16 && a->key.length != 24 && a->key.length != 32))
-        return -EINVAL;
-    if (a->iv.length == 0) /* "the IV field holds J0": not supported */
+    if (iv_len == 0) /* AEAD: "the IV field holds J0"; GMAC: no IV. Neither is supported */
         return -ENOTSUP;
-    if (!mbgcm_tag_len_ok(a->digest_length))
+    if (!mbgcm_tag_len_ok(tag_len))
         return -EINVAL;
     /* A sessionless scratch session keeps its expansion while the raw key stays the same. */
-    if (!sessionless || s->magic != MBGCM_PMD_SESSION_MAGIC || s->key_len != a->key.length ||
-        mbgcm_pmd_key_differs(s->raw_key, a->key.data, a->key.length)) {
+    if (!sessionless || s->magic != MBGCM_PMD_SESSION_MAGIC || s->key_len != key_len ||
+        mbgcm_pmd_key_differs(s->raw_key, key, key_len)) {
         s->magic = 0;
-        if (mbgcm_key_init(&s->key, a->key.data, a->key.length) != MBGCM_OK)
+        if (mbgcm_key_init(&s->key, key, key_len) != MBGCM_OK)
             return -EINVAL;
         if (sessionless)
-            memcpy(s->raw_key, a->key.data, a->key.length);
+            memcpy(s->raw_key, key, key_len);
     }
-    s->dir = a->op == RTE_CRYPTO_AEAD_OP_ENCRYPT ? MBGCM_ENCRYPT : MBGCM_DECRYPT;
-    s->iv_offset = a->iv.offset;
-    s->iv_len = a->iv.length;
-    s->aad_len = a->aad_length;
-    s->tag_len = a->digest_length;
-    s->key_len = a->key.length;
+    s->dir = dir;
+    s->iv_offset = iv_offset;
+    s->iv_len = iv_len;
+    s->aad_len = aad_len;
+    s->tag_len = tag_len;
+    s->key_len = key_len;
+    s->gmac = (uint8_t)gmac;
     s->magic = MBGCM_PMD_SESSION_MAGIC;
     return 0;
 }

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# scripts/dpdk-bench.sh — crypto_mbgcm vs crypto_aesni_gcm (Debian's ipsec-mb PMD) under
-# dpdk-test-crypto-perf, in one run: throughput (64..2048 bytes and IMIX, burst 32) and
-# latency, AES-128-GCM and AES-256-GCM encrypt, 16-byte AAD, 16-byte tag, in place.
+# scripts/dpdk-bench.sh — crypto_mbgcm vs crypto_aesni_gcm (Debian's DPDK 22.11 PMD, with
+# ipsec-mb 1.3 inside) in one run: dpdk-test-crypto-perf throughput (64..2048 bytes and IMIX,
+# burst 32) and latency, AES-128-GCM and AES-256-GCM encrypt, 16-byte AAD, 16-byte tag, in
+# place; AES-GMAC generate throughput (crypto-perf --optype auth-only, 16-byte tag); and the
+# CPU-crypto API (dpdk/test/cpu_crypto_bench.c: vectors of 32 one-segment elements of 64, 256
+# and 1420 bytes, AES-GCM encrypt, MS ms per measurement) beside the op path.
 #
-#   scripts/dpdk-bench.sh [-B BUILD_DIR] [-r REPS] [-n OPS] [-k "16 32"] [--huge auto|on|off]
-#                         [--update-doc]
+#   scripts/dpdk-bench.sh [-B BUILD_DIR] [-r REPS] [-n OPS] [-k "16 32"] [-t MS]
+#                         [--huge auto|on|off] [--update-doc]
 #
 # Builds the PMD (Release, -DMBGCM_DPDK=ON) in BUILD_DIR (default build-dpdk-bench), then
 # runs each measurement REPS times (default 5), alternating which PMD goes first, and reports
@@ -28,15 +31,17 @@ OPS=2000000
 KEYS="16 32"
 UPDATE_DOC=0
 HUGE=auto
+CPU_MS=300
 while [ $# -gt 0 ]; do
   case "$1" in
     -B) BUILD="$2"; shift 2 ;;
     -r) REPS="$2"; shift 2 ;;
     -n) OPS="$2"; shift 2 ;;
     -k) KEYS="$2"; shift 2 ;;
+    -t) CPU_MS="$2"; shift 2 ;;
     --update-doc) UPDATE_DOC=1; shift ;;
     --huge) HUGE="$2"; shift 2 ;;
-    *) echo "usage: $0 [-B BUILD_DIR] [-r REPS] [-n OPS] [-k \"16 32\"] [--huge auto|on|off] [--update-doc]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-B BUILD_DIR] [-r REPS] [-n OPS] [-k \"16 32\"] [-t MS] [--huge auto|on|off] [--update-doc]" >&2; exit 2 ;;
   esac
 done
 SIZES="64,128,256,512,1024,1420,2048"
@@ -44,11 +49,14 @@ IMIX_SIZES="64,576,1420"   # 7:4:1 (58/33/9 %), the classic IMIX shape with a 14
 IMIX_DIST="58,33,9"
 LAT_SIZES="64,256,1420"
 LAT_OPS=20000
+GMAC_SIZES="64,256,1420,2048"
+CPU_SIZES="64 256 1420"
 
 scripts/setup.sh >/dev/null
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DMBGCM_DPDK=ON -DMBGCM_BUILD_TESTS=OFF \
   -DMBGCM_BUILD_PERF=OFF >/dev/null
-cmake --build "$BUILD" --target crypto_mbgcm -j "$(nproc)" >/dev/null
+cmake --build "$BUILD" --target crypto_mbgcm cpu_crypto_bench -j "$(nproc)" >/dev/null
+CPU_BENCH="$BUILD/dpdk/test/cpu_crypto_bench"
 PERF=$(command -v dpdk-test-crypto-perf)
 . "$ROOT/dpdk/test/eal_env.sh"
 mbgcm_pmd_path "$BUILD/dpdk/librte_crypto_mbgcm.so"
@@ -115,6 +123,30 @@ run_tp() { # PMD KEY
     awk -F, -v p="$1" -v k="$2" '{ print "tp", p, k, "imix", $8, $9, $10 }' >> "$RAW"
 }
 
+# AES-GMAC generate: "gmac PMD KEY SIZE MOPS GBPS" lines
+run_gmac() { # PMD KEY
+  local out
+  # shellcheck disable=SC2046
+  out=$("$PERF" $(eal "$1") -- --ptest throughput --devtype "crypto_$1" --optype auth-only \
+        --auth-algo aes-gmac --auth-op generate --auth-key-sz "$2" --auth-iv-sz 12 --digest-sz 16 \
+        --burst-sz 32 --buffer-sz "64,$GMAC_SIZES" --total-ops "$OPS" --csv-friendly 2>&1) ||
+    { printf '%s\n' "$out" >&2; return 1; }
+  printf '%s\n' "$out" | grep -E '^ *1,' | tail -n +2 |
+    awk -F, -v p="$1" -v k="$2" '{ print "gmac", p, k, $2 + 0, $8, $9 }' >> "$RAW"
+}
+
+# CPU crypto: "cpu PMD KEY SIZE MOPS GBPS" lines; both PMDs in one process, ORDER first
+run_cpu() { # KEY ORDER...
+  local key=$1 out; shift
+  local devs=()
+  for p in "$@"; do devs+=("crypto_${p}0"); done
+  # shellcheck disable=SC2046
+  out=$("$CPU_BENCH" -l 0 $MEM_OPT --no-pci --file-prefix mbgcm_bench_$$ --log-level '*:error' \
+        -d "$MBGCM_PMD" --vdev crypto_mbgcm0 --vdev crypto_aesni_gcm0 -- -r 1 -t "$CPU_MS" \
+        -k "$key" -s "$CPU_SIZES" -n 32 "${devs[@]}" 2>&1) || { printf '%s\n' "$out" >&2; return 1; }
+  printf '%s\n' "$out" | awk '$1 == "cpu" { sub(/^crypto_/, "", $2); sub(/0$/, "", $2); print }' >> "$RAW"
+}
+
 # latency: "lat PMD KEY SIZE MEDIAN_US P99_US" lines, from crypto-perf's per-op times (enqueue
 # of the op's burst to its dequeue); medians, because a preempted burst (this machine is
 # shared) adds milliseconds to a mean
@@ -138,7 +170,10 @@ for rep in $(seq 1 "$REPS"); do
       echo "dpdk-bench: rep $rep/$REPS, AES-$((key * 8)), crypto_$pmd" >&2
       run_tp "$pmd" "$key"
       run_lat "$pmd" "$key"
+      run_gmac "$pmd" "$key"
     done
+    # shellcheck disable=SC2086
+    run_cpu "$key" $order
   done
 done
 
@@ -152,6 +187,14 @@ ARCH=$("$PERF" -l 0,1 $MEM_OPT --no-pci --file-prefix mbgcm_bench_$$ -d "$MBGCM_
        --vdev crypto_mbgcm0 -- --ptest throughput $(app mbgcm 16) --buffer-sz 64 --total-ops 1000 \
        --silent 2>&1 | sed -n 's/.*arch \([a-z0-9]*\),.*/\1/p' | head -1 || true)
 
+PEER_NOTE="crypto_aesni_gcm is Debian's DPDK 22.11 PMD with intel-ipsec-mb $IMBV inside"
+MEDIAN_AWK='
+      function median(s,   a, n, i, j, t) {
+        n = split(s, a, " ")
+        if (n == 0) return 0
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+      }'
 OUT="$BUILD/dpdk-bench.md"
 {
   echo "Generated by \`scripts/dpdk-bench.sh -r $REPS -n $OPS -k \"$KEYS\"\` on $(date -u '+%Y-%m-%d %H:%M UTC'):"
@@ -159,7 +202,7 @@ OUT="$BUILD/dpdk-bench.md"
        "DPDK $DPDKV, intel-ipsec-mb $IMBV, mbgcm arch ${ARCH:-?}, memory: $MEM_NOTE. Median of $REPS runs; both PMDs in the same run."
   echo
   for key in $KEYS; do
-    echo "**Throughput, AES-$((key * 8))-GCM encrypt, burst 32** (Mops; Gbps of payload):"
+    echo "**Throughput, AES-$((key * 8))-GCM encrypt, burst 32** (Mops; Gbps of payload; $PEER_NOTE):"
     echo
     echo "| bytes | crypto_mbgcm Mops | Gbps | crypto_aesni_gcm Mops | Gbps | mbgcm / aesni_gcm |"
     echo "|---:|---:|---:|---:|---:|---:|"
@@ -179,7 +222,7 @@ OUT="$BUILD/dpdk-bench.md"
         }
       }' "$RAW"
     echo
-    echo "**Latency, AES-$((key * 8))-GCM encrypt, burst 32** (us from the enqueue of an op's burst to the op's dequeue; median and 99th percentile of $LAT_OPS ops, then the median over the runs):"
+    echo "**Latency, AES-$((key * 8))-GCM encrypt, burst 32** (us from the enqueue of an op's burst to the op's dequeue; median and 99th percentile of $LAT_OPS ops, then the median over the runs; $PEER_NOTE):"
     echo
     echo "| bytes | crypto_mbgcm median | p99 | crypto_aesni_gcm median | p99 |"
     echo "|---:|---:|---:|---:|---:|"
@@ -197,6 +240,37 @@ OUT="$BUILD/dpdk-bench.md"
                  median(q["mbgcm", S[i]]), median(l["aesni_gcm", S[i]]), median(q["aesni_gcm", S[i]])
       }' "$RAW"
     echo
+    echo "**AES-$((key * 8))-GMAC generate, burst 32** (crypto-perf \`--optype auth-only --auth-algo aes-gmac\`, 16-byte tag; Mops; Gbps of authenticated data; $PEER_NOTE):"
+    echo
+    echo "| bytes | crypto_mbgcm Mops | Gbps | crypto_aesni_gcm Mops | Gbps | mbgcm / aesni_gcm |"
+    echo "|---:|---:|---:|---:|---:|---:|"
+    awk -v k="$key" -v sizes="$GMAC_SIZES" "$MEDIAN_AWK"'
+      $1 == "gmac" && $3 == k { m[$2, $4] = m[$2, $4] " " $5; g[$2, $4] = g[$2, $4] " " $6 }
+      END {
+        n = split(sizes, S, ",")
+        for (i = 1; i <= n; i++) {
+          s = S[i]; a = median(m["mbgcm", s]); b = median(m["aesni_gcm", s])
+          printf "| %s | %.2f | %.1f | %.2f | %.1f | %.2f |\n", s, a, median(g["mbgcm", s]), b,
+                 median(g["aesni_gcm", s]), (b > 0 ? a / b : 0)
+        }
+      }' "$RAW"
+    echo
+    echo "**CPU crypto, AES-$((key * 8))-GCM encrypt** (\`rte_cryptodev_sym_cpu_crypto_process\`, vectors of 32 one-segment elements, in place; Mops = elements per us; the op path is crypto-perf throughput from the table above; $PEER_NOTE):"
+    echo
+    echo "| bytes | crypto_mbgcm CPU crypto Mops | Gbps | crypto_mbgcm ops Mops | crypto_aesni_gcm CPU crypto Mops | Gbps | mbgcm / aesni_gcm (CPU crypto) |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|"
+    awk -v k="$key" -v sizes="${CPU_SIZES// /,}" "$MEDIAN_AWK"'
+      $1 == "cpu" && $3 == k { c[$2, $4] = c[$2, $4] " " $5; g[$2, $4] = g[$2, $4] " " $6 }
+      $1 == "tp" && $3 == k { t[$2, $4] = t[$2, $4] " " $5 }
+      END {
+        n = split(sizes, S, ",")
+        for (i = 1; i <= n; i++) {
+          s = S[i]; a = median(c["mbgcm", s]); b = median(c["aesni_gcm", s])
+          printf "| %s | %.2f | %.1f | %.2f | %.2f | %.1f | %.2f |\n", s, a, median(g["mbgcm", s]),
+                 median(t["mbgcm", s]), b, median(g["aesni_gcm", s]), (b > 0 ? a / b : 0)
+        }
+      }' "$RAW"
+    echo
   done
   echo "Commands (per PMD, key size K; crypto_mbgcm adds \`-d .../librte_crypto_mbgcm.so\`):"
   echo
@@ -206,6 +280,9 @@ OUT="$BUILD/dpdk-bench.md"
   echo "dpdk-test-crypto-perf -l 0,1 ${MEM_OPT/\/tmp\/mbgcm-hugepages.*/HUGETLBFS_DIR} --no-pci --file-prefix P --vdev crypto_aesni_gcm0 -- \\"
   echo "  --ptest throughput $(app aesni_gcm K) --buffer-sz 64,$SIZES --total-ops $OPS --csv-friendly"
   echo "  (IMIX: --buffer-sz $IMIX_SIZES --imix $IMIX_DIST; latency: --ptest latency --buffer-sz $LAT_SIZES --total-ops $LAT_OPS --csv-friendly)"
+  echo "  (GMAC: --optype auth-only --auth-algo aes-gmac --auth-op generate --auth-key-sz K --auth-iv-sz 12 --digest-sz 16 --burst-sz 32 --buffer-sz 64,$GMAC_SIZES)"
+  echo "cpu_crypto_bench -l 0 ${MEM_OPT/\/tmp\/mbgcm-hugepages.*/HUGETLBFS_DIR} --no-pci --file-prefix P -d librte_crypto_mbgcm.so --vdev crypto_mbgcm0 --vdev crypto_aesni_gcm0 -- \\"
+  echo "  -r 1 -t $CPU_MS -k K -s \"$CPU_SIZES\" -n 32 crypto_mbgcm0 crypto_aesni_gcm0   (order alternating per rep)"
   echo '```'
 } > "$OUT"
 cat "$OUT"
