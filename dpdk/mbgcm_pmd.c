@@ -261,6 +261,7 @@ mbgcm_pmd_create(struct rte_vdev_device *vdev, enum mbgcm_pmd_type type)
     memset(&cfg, 0, sizeof(cfg));
     cfg.arch = fl->arch;
     cfg.queue_size = 1;
+    mbgcm_pmd_mem_config(&cfg, a.init.socket_id);
     ret = mbgcm_mgr_create(&probe_mgr, &cfg);
     if (ret != MBGCM_OK) {
         MBGCM_PMD_LOG(ERR, "%s: mbgcm manager unavailable: %s", name, mbgcm_strerror(ret));

@@ -19,6 +19,7 @@
 #include <rte_cryptodev.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
+#include <rte_malloc.h>
 
 #include "mbgcm.h"
 
@@ -115,6 +116,30 @@ struct mbgcm_pmd_lcore {
     mbgcm_job jobs[MBGCM_PMD_BATCH];
     mbgcm_seg segs[MBGCM_PMD_VEC_SEGS];
 };
+
+/*
+ * Manager memory from rte_malloc on a NUMA socket: mbgcm_config's allocation hooks, with the
+ * socket id as mem_ctx (SOCKET_ID_ANY allowed). mbgcm wipes the manager before mem_free.
+ */
+static inline void *
+mbgcm_pmd_mem_alloc(void *ctx, size_t size, size_t align)
+{
+    return rte_malloc_socket("mbgcm_mgr", size, (unsigned int)align, (int)(intptr_t)ctx);
+}
+
+static inline void
+mbgcm_pmd_mem_free(void *ctx __rte_unused, void *p, size_t size __rte_unused)
+{
+    rte_free(p);
+}
+
+static inline void
+mbgcm_pmd_mem_config(mbgcm_config *cfg, int socket)
+{
+    cfg->mem_alloc = mbgcm_pmd_mem_alloc;
+    cfg->mem_free = mbgcm_pmd_mem_free;
+    cfg->mem_ctx = (void *)(intptr_t)socket;
+}
 
 /* The device's private data (rte_cryptodev_data.dev_private). */
 struct mbgcm_pmd_internals {

@@ -387,18 +387,19 @@ mbgcm_pmd_lcore_create(struct rte_cryptodev *dev, unsigned int lcore)
 {
     struct mbgcm_pmd_internals *in = dev->data->dev_private;
     const struct mbgcm_pmd_flavour *fl = &mbgcm_pmd_flavours[in->type];
-    unsigned int socket = rte_lcore_to_socket_id(lcore);
+    const unsigned int sock = rte_lcore_to_socket_id(lcore);
+    const int socket = sock == (unsigned int)SOCKET_ID_ANY ? SOCKET_ID_ANY : (int)sock;
     struct mbgcm_pmd_lcore *lc;
     mbgcm_config cfg;
     int ret;
 
-    lc = rte_zmalloc_socket("mbgcm_pmd_lcore", sizeof(*lc), RTE_CACHE_LINE_SIZE,
-                            socket == (unsigned int)SOCKET_ID_ANY ? SOCKET_ID_ANY : (int)socket);
+    lc = rte_zmalloc_socket("mbgcm_pmd_lcore", sizeof(*lc), RTE_CACHE_LINE_SIZE, socket);
     if (lc == NULL)
         return NULL;
     memset(&cfg, 0, sizeof(cfg));
     cfg.arch = fl->arch;
     cfg.queue_size = 1; /* bursts only: the ring is not used */
+    mbgcm_pmd_mem_config(&cfg, socket); /* the manager on the lcore's socket */
     ret = mbgcm_mgr_create(&lc->mgr, &cfg);
     if (ret != MBGCM_OK) {
         MBGCM_PMD_LOG(ERR, "%s: lcore %u: no manager (%s)", dev->data->name, lcore,

@@ -13,7 +13,8 @@
  *     and in ring mode (flush_timeout_us=50): enqueue_burst/dequeue_burst with and without
  *     a dequeue count, single enqueue/enqueue_done/dequeue, back-pressure, error paths;
  *   - AES-GMAC through rte_crypto_op (generate, verify, chained mbufs), both modes;
- *   - the feature flags against the table in docs/dpdk.md; telemetry over EAL's socket.
+ *   - the feature flags against the table in docs/dpdk.md; telemetry over EAL's socket;
+ *     managers in rte_malloc memory (mbgcm_config's allocation hooks).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -38,6 +39,7 @@
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -1223,6 +1225,38 @@ static void test_telemetry(void **state)
     dev_close(dev, "crypto_mbgcm_tel");
 }
 
+/* ---- manager memory --------------------------------------------------------------------- */
+
+/* An lcore's first CPU-crypto call makes two rte_malloc allocations on its socket: the
+   context and, through mbgcm_config's allocation hooks, the manager itself. */
+static void test_managers_in_rte_malloc(void **state)
+{
+    const struct dp_aead_vector *v = &dp_aead_vectors[2];
+    struct rte_malloc_socket_stats before, after, closed;
+    uint8_t dev = dev_open("crypto_mbgcm_mem", "", 64);
+    const int socket = (int)rte_socket_id();
+    struct elem e;
+    struct svec s;
+    void *sess = aead_session(dev, v, 1, 16);
+
+    (void)state;
+    assert_non_null(sess);
+    elem_make(&e, &g_layouts[0], v->plaintext.data, v->plaintext.len, v->iv.data, v->iv.len,
+              v->aad.data, v->aad.len, NULL, 16);
+    svec_make(&s, &e, 1, 0);
+    assert_int_equal(rte_malloc_get_socket_stats(socket, &before), 0);
+    assert_int_equal(rte_cryptodev_sym_cpu_crypto_process(dev, sess, s.ofs, &s.vec), 1);
+    assert_int_equal(rte_malloc_get_socket_stats(socket, &after), 0);
+    assert_int_equal(after.alloc_count - before.alloc_count, 2);
+    elem_check(&e, v->ciphertext.data, "first call on an lcore");
+    svec_free(&s);
+    elem_free(&e);
+    assert_int_equal(rte_cryptodev_sym_session_free(dev, sess), 0);
+    dev_close(dev, "crypto_mbgcm_mem");
+    assert_int_equal(rte_malloc_get_socket_stats(socket, &closed), 0);
+    assert_true(closed.alloc_count < before.alloc_count); /* queue pairs and lcore: all freed */
+}
+
 /* ---- main ----------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -1283,6 +1317,7 @@ int main(int argc, char **argv)
             cmocka_unit_test(test_op_gmac),
             cmocka_unit_test(test_feature_flags_match_docs),
             cmocka_unit_test(test_telemetry),
+            cmocka_unit_test(test_managers_in_rte_malloc),
         };
 
         ret = cmocka_run_group_tests_name("crypto_mbgcm CPU crypto", cpu, cpu_setup, cpu_teardown);
