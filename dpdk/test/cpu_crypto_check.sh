@@ -12,5 +12,5 @@ BENCH="$1"; SO="$2"
 trap mbgcm_pmd_cleanup EXIT
 mbgcm_pmd_path "$SO"
 # shellcheck disable=SC2046
-"$BENCH" -l 0 $(mbgcm_eal_args cpucheck) -d "$MBGCM_PMD" --vdev crypto_mbgcm0 \
-  --vdev crypto_aesni_gcm0 -- --check crypto_mbgcm0 crypto_aesni_gcm0
+"$BENCH" -l 0 $(mbgcm_eal_args cpucheck) -d "$MBGCM_PMD" -- --check crypto_mbgcm0 \
+  crypto_aesni_gcm0
