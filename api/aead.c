@@ -1,8 +1,10 @@
 /*
  * aead.c — the one-shot calls: argument checks (all of them before any memory is touched,
- * jobs/validate.c), then the single-message driver of the arch chosen for this process.
+ * jobs/validate.h), then the single-message driver of the arch chosen for this process.
  */
-#include "mbgcm_internal.h"
+#include "arch.h"
+#include "gcm.h"
+#include "validate.h"
 
 static int oneshot(const mbgcm_key *key, const void *iv, size_t iv_len, const void *aad,
                    size_t aad_len, const void *in, size_t len, void *out, const void *tag,
@@ -12,13 +14,16 @@ static int oneshot(const mbgcm_key *key, const void *iv, size_t iv_len, const vo
     if (st != MBGCM_OK) {
         return st;
     }
-    const int arch = mbgcmi_oneshot_arch();
-    if (arch == MBGCMI_ARCH_NONE) {
+    const struct mbgcmi_arch *a = mbgcmi_oneshot_arch();
+    if (a == NULL) {
         return MBGCM_ERR_UNSUPPORTED;
     }
-    return mbgcmi_gcm_oneshot(mbgcmi_gcm_ops_for(arch), mbgcmi_key_c(key), iv, iv_len, aad,
-                              aad_len, in, len, out, (uint8_t *)(uintptr_t)tag, tag_len,
-                              decrypt);
+    if (mbgcmi_gcm_message(a, mbgcmi_key_c(key), iv, iv_len, aad, aad_len, in, len, out,
+                           (uint8_t *)(uintptr_t)tag, tag_len, decrypt)) {
+        mbgcmi_wipe(out, len); /* never release unauthenticated plaintext */
+        return MBGCM_ERR_AUTH;
+    }
+    return MBGCM_OK;
 }
 
 int mbgcm_encrypt(const mbgcm_key *key, const void *iv, size_t iv_len, const void *aad,

@@ -1,9 +1,11 @@
 /*
  * ctx.c — the incremental single-message API: argument checks and call order around the
- * streaming core (mb/gcm_stream.c), on the one-shot arch's kernels (the wide zmm kernels on
+ * streaming core (core/gcm_stream.c), on the one-shot arch's kernels (the wide zmm kernels on
  * avx512), so a message fed in pieces gives exactly the one-shot result.
  */
-#include "mbgcm_internal.h"
+#include "arch.h"
+#include "gcm.h"
+#include "validate.h"
 
 #define CTX_MAGIC_ENC 0x63744531u
 #define CTX_MAGIC_DEC 0x63744431u
@@ -17,6 +19,16 @@ _Static_assert(sizeof(struct mbgcmi_ctx) <= MBGCM_CTX_SIZE, "ctx size");
 static struct mbgcmi_ctx *ictx(mbgcm_ctx *c)
 {
     return (struct mbgcmi_ctx *)(void *)c;
+}
+
+static const struct mbgcmi_ctx *ictx_c(const mbgcm_ctx *c)
+{
+    return (const struct mbgcmi_ctx *)(const void *)c;
+}
+
+static int in_progress(const struct mbgcmi_ctx *c)
+{
+    return c->magic == CTX_MAGIC_ENC || c->magic == CTX_MAGIC_DEC;
 }
 
 void mbgcm_ctx_wipe(mbgcm_ctx *ctx)
@@ -38,13 +50,13 @@ int mbgcm_ctx_init(mbgcm_ctx *ctx, const mbgcm_key *key, int dir, const void *iv
     if (st != MBGCM_OK) {
         return st;
     }
-    const int arch = mbgcmi_oneshot_arch();
-    if (arch == MBGCMI_ARCH_NONE) {
+    const struct mbgcmi_arch *a = mbgcmi_oneshot_arch();
+    if (a == NULL) {
         return MBGCM_ERR_UNSUPPORTED;
     }
     struct mbgcmi_ctx *c = ictx(ctx);
     memset(ctx, 0, sizeof *ctx);
-    mbgcmi_stream_init(&c->st, mbgcmi_gcm_ops_for(arch), mbgcmi_key_c(key),
+    mbgcmi_stream_init(&c->st, a, mbgcmi_key_c(key),
                        (const uint8_t *)iv, iv_len, (const uint8_t *)aad, aad_len,
                        dir == MBGCM_DECRYPT);
     c->magic = dir == MBGCM_ENCRYPT ? CTX_MAGIC_ENC : CTX_MAGIC_DEC;
@@ -54,7 +66,7 @@ int mbgcm_ctx_init(mbgcm_ctx *ctx, const mbgcm_key *key, int dir, const void *iv
 int mbgcm_ctx_update(mbgcm_ctx *ctx, const void *in, size_t len, void *out)
 {
     struct mbgcmi_ctx *c = ctx ? ictx(ctx) : NULL;
-    if (c == NULL || (c->magic != CTX_MAGIC_ENC && c->magic != CTX_MAGIC_DEC)) {
+    if (c == NULL || !in_progress(c)) {
         return MBGCM_ERR_INVALID;
     }
     if ((uint64_t)len > MBGCMI_MAX_TEXT_LEN - c->st.len) {
@@ -102,4 +114,15 @@ int mbgcm_ctx_verify(mbgcm_ctx *ctx, const void *tag, size_t tag_len)
     mbgcmi_wipe(t, sizeof t);
     mbgcm_ctx_wipe(ctx);
     return ok ? MBGCM_OK : MBGCM_ERR_AUTH;
+}
+
+int mbgcm_ctx_copy(mbgcm_ctx *dst, const mbgcm_ctx *src)
+{
+    if (dst == NULL || src == NULL || !in_progress(ictx_c(src))) {
+        return MBGCM_ERR_INVALID;
+    }
+    if (dst != src) {
+        memcpy(dst, src, sizeof *dst); /* plain data: the copy is an independent stream */
+    }
+    return MBGCM_OK;
 }

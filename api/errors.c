@@ -2,7 +2,7 @@
  * errors.c — status texts and the version string. The texts are fixed strings: they never
  * include key, IV or data bytes.
  */
-#include "mbgcm_internal.h"
+#include "mbgcm.h"
 
 #define STR2(x) #x
 #define STR(x) STR2(x)

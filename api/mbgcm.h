@@ -222,6 +222,16 @@ MBGCM_API int mbgcm_ctx_final(mbgcm_ctx *ctx, void *tag, size_t tag_len);
 MBGCM_API int mbgcm_ctx_verify(mbgcm_ctx *ctx, const void *tag, size_t tag_len);
 /* mbgcm_ctx_wipe abandons a message and zeroes |ctx| (NULL ignored). */
 MBGCM_API void mbgcm_ctx_wipe(mbgcm_ctx *ctx);
+/*
+ * mbgcm_ctx_copy copies a message in progress: afterwards |dst| and |src| are two independent
+ * contexts at the same point of the same message (same key, which must stay initialised for
+ * both), e.g. to compute the tag of a prefix and then go on with the original. Whatever |dst|
+ * held before is overwritten (not finalised). Each copy holds secret state and must be ended
+ * on its own by final, verify or mbgcm_ctx_wipe. Returns MBGCM_OK, or MBGCM_ERR_INVALID (NULL
+ * argument, or |src| not a context in progress; then |dst| is unchanged). dst == src is
+ * allowed and changes nothing. Not thread-safe against concurrent use of |src|.
+ */
+MBGCM_API int mbgcm_ctx_copy(mbgcm_ctx *dst, const mbgcm_ctx *src);
 
 /* ---------------------------------------------------------------------------------------------
  * Job manager

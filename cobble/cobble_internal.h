@@ -1,14 +1,15 @@
 /*
  * cobble_internal.h — internal interfaces of the Cobblestone layer (cobble/) and its tests.
  *
- * Layering: cobble/ sits beside api/ and uses the public manager API (mbgcm_submit_burst) for
- * every chunk; it reaches into mb/ only for the wipe/compare helpers and, on the failure path,
- * for the incremental GCM core that tells "trailing data" from "modified" (kdf.c, diag.c).
+ * Layering: cobble/ is its own library (libmbgcm-cobble) on top of the engine's public API
+ * only (mbgcm.h: the manager's bursts for every chunk, the incremental calls on the failure
+ * path that tells "trailing data" from "modified") plus OpenSSL's libcrypto (HKDF, random
+ * salts, OPENSSL_cleanse, CRYPTO_memcmp). It never includes an engine-internal header.
  *
  * Files: kdf.c (HKDF-Expand with OpenSSL, commitment, per-chunk nonces), engine.c (runs of
  * chunks through one manager; the thread pool), diag.c (classifying a failed chunk),
  * oneshot.c (seal/open, lengths, raw mode), stream.c (sealer/opener), reader.c (random
- * access), batch.c (same-key batch call), errors.c (status texts).
+ * access), batch.c (same-key batch call), errors.c (status texts), mem.c (allocation).
  */
 #ifndef MBGCM_COBBLE_INTERNAL_H
 #define MBGCM_COBBLE_INTERNAL_H
@@ -16,9 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <string.h>
+
+#include <openssl/crypto.h>
+
 #include "mbgcm.h"
 #include "mbgcm_cobble.h"
-#include "mbgcm_internal.h"
 
 #define MBGCMI_COB_CHUNK      MBGCM_COBBLE_CHUNK_LEN        /* 16384 */
 #define MBGCMI_COB_SCHUNK     MBGCM_COBBLE_SEALED_CHUNK_LEN /* 16400 */
@@ -29,6 +33,63 @@
 #define MBGCMI_COB_MAXTHREADS 256
 /* Jobs per burst: a multiple of the four lanes, small enough for the stack (about 10 KB). */
 #define MBGCMI_COB_BURST 64
+/* SP 800-38D limits, as the engine's header states them. */
+#define MBGCMI_COB_MAX_IV_LEN   ((UINT64_C(1) << 61) - 1)
+#define MBGCMI_COB_MAX_AAD_LEN  ((UINT64_C(1) << 61) - 1)
+#define MBGCMI_COB_MAX_TEXT_LEN ((UINT64_C(1) << 36) - 32)
+
+/* Constant-time checking (docs/security.md, "ctgrind"): where a value computed from secrets
+   becomes public on purpose (a comparison result), it is marked defined for memcheck. */
+#if defined(MBGCM_CTGRIND)
+#include <valgrind/memcheck.h>
+#define MBGCMI_COB_DECLASSIFY(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+#else
+#define MBGCMI_COB_DECLASSIFY(p, n) ((void)(p), (void)(n))
+#endif
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+/* Zero |n| bytes with a store the compiler may not remove. */
+static inline void mbgcmi_cob_wipe(void *p, size_t n)
+{
+    if (n != 0) {
+        OPENSSL_cleanse(p, n);
+    }
+}
+/* Constant-time equality of |n| bytes: 1 if equal (the result is public). */
+static inline int mbgcmi_cob_equal(const void *a, const void *b, size_t n)
+{
+    int eq = CRYPTO_memcmp(a, b, n) == 0;
+    MBGCMI_COB_DECLASSIFY(&eq, sizeof eq);
+    return eq;
+}
+/* 1 if [a, a+alen) and [b, b+blen) share a byte; both non-empty; no end pointer formed. */
+static inline int mbgcmi_cob_overlap(const void *a, size_t alen, const void *b, size_t blen)
+{
+    const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return pa <= pb ? pb - pa < alen : pa - pb < blen;
+}
+static inline int mbgcmi_cob_tag_len_ok(size_t t)
+{
+    return t == 4 || t == 8 || (t >= 12 && t <= 16);
+}
+static inline uint64_t mbgcmi_cob_load_be64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v); /* little-endian targets only (checked in CMake) */
+}
+static inline void mbgcmi_cob_store_be64(uint8_t *p, uint64_t v)
+{
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+}
+
+/* ---- mem.c: every allocation of the layer, 64-byte aligned; callers wipe before freeing.
+   Tests install hooks (NULL restores aligned_alloc / free) to inject failures and to check
+   that memory is wiped before it is released. */
+void *mbgcmi_cob_alloc(size_t size);
+void mbgcmi_cob_free(void *p, size_t size);
+void mbgcmi_cob_set_alloc_hooks(void *(*a)(size_t size), void (*f)(void *p, size_t size));
 
 /* The per-message secrets: the AES key (expanded) and the base nonce. */
 struct mbgcmi_cob_keys {
@@ -86,8 +147,6 @@ struct mbgcmi_cob_pool;
 int mbgcmi_cob_pool_new(struct mbgcmi_cob_pool **out, const mbgcm_cobble_opts *opts,
                         uint64_t max_chunks);
 void mbgcmi_cob_pool_free(struct mbgcmi_cob_pool *p);
-/* Arch the managers run (enum mbgcmi_arch). */
-int mbgcmi_cob_pool_arch(const struct mbgcmi_cob_pool *p);
 /* Run |r| split over the workers (each gets at least MBGCM_COBBLE_THREAD_MIN_CHUNKS chunks).
    Returns MBGCM_OK, or the status of the lowest failing chunk (MBGCM_ERR_AUTH for a decrypt
    whose tag failed: its output is zero) with *bad set to its position i in the run. A worker
@@ -104,9 +163,9 @@ int mbgcmi_cob_run_mgr(mbgcm_mgr *m, const struct mbgcmi_cob_keys *k,
    full-size chunk, or the final chunk's bytes). Returns MBGCM_ERR_TRAILING when some proper
    prefix of 16 .. min(len - 1, 16399) bytes authenticates as chunk |index| (the message ended
    there and more bytes follow), else MBGCM_ERR_AUTH. One pass over the region with the
-   incremental GCM core of |arch| (a tag per candidate length). */
-int mbgcmi_cob_classify(int arch, const struct mbgcmi_cob_keys *k, uint64_t index,
-                        const uint8_t *region, size_t len);
+   engine's incremental calls (a tag per candidate length). */
+int mbgcmi_cob_classify(const struct mbgcmi_cob_keys *k, uint64_t index, const uint8_t *region,
+                        size_t len);
 
 /* ---- shared helpers -------------------------------------------------------------------------- */
 /* p + off without forming NULL + 0 (undefined in C). */

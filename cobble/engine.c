@@ -80,7 +80,6 @@ struct mbgcmi_cob_pool {
     size_t size;       /* of this allocation */
     unsigned nworkers; /* 1 + threads started */
     int own_mgr0;      /* worker 0's manager was created here */
-    int arch;
     pthread_mutex_t mu;
     pthread_cond_t go;
     pthread_cond_t done;
@@ -161,7 +160,7 @@ int mbgcmi_cob_pool_new(struct mbgcmi_cob_pool **out, const mbgcm_cobble_opts *o
                 : (unsigned)(max_chunks / MBGCM_COBBLE_THREAD_MIN_CHUNKS);
     }
     const size_t size = sizeof(struct mbgcmi_cob_pool) + n * sizeof(struct worker);
-    struct mbgcmi_cob_pool *p = mbgcmi_alloc(size);
+    struct mbgcmi_cob_pool *p = mbgcmi_cob_alloc(size);
     if (p == NULL) {
         return MBGCM_ERR_NOMEM;
     }
@@ -182,9 +181,6 @@ int mbgcmi_cob_pool_new(struct mbgcmi_cob_pool **out, const mbgcm_cobble_opts *o
         }
     }
     p->nworkers = 1;
-    if (st == MBGCM_OK) {
-        p->arch = mbgcmi_arch_parse(mbgcm_mgr_arch(p->w[0].mgr));
-    }
     if (st == MBGCM_OK && n > 1) {
         if (pthread_mutex_init(&p->mu, NULL) != 0) {
             st = MBGCM_ERR_NOMEM;
@@ -243,13 +239,8 @@ void mbgcmi_cob_pool_free(struct mbgcmi_cob_pool *p)
         pthread_mutex_destroy(&p->mu);
     }
     const size_t size = p->size;
-    mbgcmi_wipe(p, size);
-    mbgcmi_free(p, size);
-}
-
-int mbgcmi_cob_pool_arch(const struct mbgcmi_cob_pool *p)
-{
-    return p->arch;
+    mbgcmi_cob_wipe(p, size);
+    mbgcmi_cob_free(p, size);
 }
 
 int mbgcmi_cob_pool_run(struct mbgcmi_cob_pool *p, const struct mbgcmi_cob_keys *k,

@@ -82,7 +82,7 @@ static int expand_hmac(const uint8_t *prk, size_t prk_len, const uint8_t *info, 
     }
     st = MBGCM_OK;
 out:
-    mbgcmi_wipe(t, sizeof t);
+    mbgcmi_cob_wipe(t, sizeof t);
     EVP_MAC_CTX_free(mc);
     EVP_MAC_free(mac);
     return st;
@@ -97,7 +97,7 @@ int mbgcmi_cob_derive(const uint8_t *ikm, size_t key_len, const uint8_t salt[24]
     }
     const size_t info_len = fixed + context_len;
     uint8_t small[KDF_INFO_MAX];
-    uint8_t *info = info_len <= sizeof small ? small : mbgcmi_alloc(info_len);
+    uint8_t *info = info_len <= sizeof small ? small : mbgcmi_cob_alloc(info_len);
     if (info == NULL) {
         return MBGCM_ERR_NOMEM;
     }
@@ -116,9 +116,9 @@ int mbgcmi_cob_derive(const uint8_t *ikm, size_t key_len, const uint8_t salt[24]
     const int st = (!force_hmac && info_len <= KDF_INFO_MAX)
                        ? expand_kdf(ikm, key_len, info, info_len, okm, okm_len)
                        : expand_hmac(ikm, key_len, info, info_len, okm, okm_len);
-    mbgcmi_wipe(info, info_len); /* salt and context: not secret, but wiped like all */
+    mbgcmi_cob_wipe(info, info_len); /* salt and context: not secret, but wiped like all */
     if (info != small) {
-        mbgcmi_free(info, info_len);
+        mbgcmi_cob_free(info, info_len);
     }
     return st;
 }
@@ -133,7 +133,7 @@ int mbgcmi_cob_setup(struct mbgcmi_cob_keys *k, const uint8_t *ikm, size_t key_l
         mbgcmi_cob_setup_raw(k, okm, key_len, okm + key_len);
         memcpy(commit, okm + key_len + 12, MBGCMI_COB_COMMIT);
     }
-    mbgcmi_wipe(okm, sizeof okm);
+    mbgcmi_cob_wipe(okm, sizeof okm);
     return st;
 }
 
@@ -148,14 +148,14 @@ void mbgcmi_cob_setup_raw(struct mbgcmi_cob_keys *k, const uint8_t *aes_key, siz
 void mbgcmi_cob_keys_wipe(struct mbgcmi_cob_keys *k)
 {
     mbgcm_key_wipe(&k->key);
-    mbgcmi_wipe(k->nonce, sizeof k->nonce);
+    mbgcmi_cob_wipe(k->nonce, sizeof k->nonce);
 }
 
 void mbgcmi_cob_nonce(const uint8_t base[12], uint64_t index, uint8_t out[12])
 {
     /* the index is below 2^38 < 2^64: bytes 0..3 of the 96-bit value are zero */
     memcpy(out, base, 4);
-    mbgcmi_store_be64(out + 4, mbgcmi_load_be64(base + 4) ^ index);
+    mbgcmi_cob_store_be64(out + 4, mbgcmi_cob_load_be64(base + 4) ^ index);
 }
 
 int mbgcmi_cob_salt(uint8_t salt[24])

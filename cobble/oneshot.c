@@ -11,8 +11,8 @@
 static void free_keys(struct mbgcmi_cob_keys *k)
 {
     mbgcmi_cob_keys_wipe(k);
-    mbgcmi_wipe(k, sizeof *k);
-    mbgcmi_free(k, sizeof *k);
+    mbgcmi_cob_wipe(k, sizeof *k);
+    mbgcmi_cob_free(k, sizeof *k);
 }
 
 int mbgcm_cobble_sealed_len(size_t pt_len, size_t *out_len)
@@ -85,7 +85,6 @@ static int open_body(struct mbgcmi_cob_pool *pool, const struct mbgcmi_cob_keys 
 {
     size_t nfull, rem;
     mbgcmi_cob_split(body_len, &nfull, &rem);
-    const int arch = mbgcmi_cob_pool_arch(pool);
     if (rem < MBGCMI_COB_TAG) {
         /* No final chunk. Appended bytes can make this shape too: when the last whole
            chunk is an authentic final chunk plus extra bytes, say so. */
@@ -93,7 +92,7 @@ static int open_body(struct mbgcmi_cob_pool *pool, const struct mbgcmi_cob_keys 
             return MBGCM_ERR_TRUNCATED;
         }
         const uint8_t *last = body + (nfull - 1) * MBGCMI_COB_SCHUNK;
-        uint8_t *scratch = mbgcmi_alloc(MBGCMI_COB_CHUNK);
+        uint8_t *scratch = mbgcmi_cob_alloc(MBGCMI_COB_CHUNK);
         if (scratch == NULL) {
             return MBGCM_ERR_NOMEM;
         }
@@ -107,9 +106,9 @@ static int open_body(struct mbgcmi_cob_pool *pool, const struct mbgcmi_cob_keys 
         };
         size_t bad;
         const int st = mbgcmi_cob_pool_run(pool, k, &r, &bad);
-        mbgcmi_wipe(scratch, MBGCMI_COB_CHUNK);
-        mbgcmi_free(scratch, MBGCMI_COB_CHUNK);
-        if (st == MBGCM_ERR_AUTH && mbgcmi_cob_classify(arch, k, nfull - 1, last,
+        mbgcmi_cob_wipe(scratch, MBGCMI_COB_CHUNK);
+        mbgcmi_cob_free(scratch, MBGCMI_COB_CHUNK);
+        if (st == MBGCM_ERR_AUTH && mbgcmi_cob_classify(k, nfull - 1, last,
                                                         MBGCMI_COB_SCHUNK) == MBGCM_ERR_TRAILING) {
             return MBGCM_ERR_TRAILING;
         }
@@ -128,10 +127,10 @@ static int open_body(struct mbgcmi_cob_pool *pool, const struct mbgcmi_cob_keys 
     size_t bad = 0;
     int st = mbgcmi_cob_pool_run(pool, k, &r, &bad);
     if (st != MBGCM_OK) {
-        mbgcmi_wipe(out, pt_len);
+        mbgcmi_cob_wipe(out, pt_len);
         if (st == MBGCM_ERR_AUTH) {
             const size_t rlen = bad == nfull ? rem : MBGCMI_COB_SCHUNK;
-            st = mbgcmi_cob_classify(arch, k, bad, body + bad * MBGCMI_COB_SCHUNK, rlen);
+            st = mbgcmi_cob_classify(k, bad, body + bad * MBGCMI_COB_SCHUNK, rlen);
         }
     }
     return st;
@@ -154,7 +153,7 @@ static int check_common(const uint8_t *out, const size_t *out_len, const uint8_t
 
 static int overlaps(const void *a, size_t alen, const void *b, size_t blen)
 {
-    return alen && blen && mbgcmi_overlap(a, alen, b, blen);
+    return alen && blen && mbgcmi_cob_overlap(a, alen, b, blen);
 }
 
 /* ---- sealed messages ----------------------------------------------------------------------------
@@ -187,7 +186,7 @@ int mbgcm_cobble_seal(uint8_t *out, size_t *out_len, size_t max_out_len, const u
     if (st != MBGCM_OK) {
         return st;
     }
-    struct mbgcmi_cob_keys *k = mbgcmi_alloc(sizeof *k);
+    struct mbgcmi_cob_keys *k = mbgcmi_cob_alloc(sizeof *k);
     uint8_t salt[MBGCMI_COB_SALT], commit[MBGCMI_COB_COMMIT];
     if (k == NULL) {
         st = MBGCM_ERR_NOMEM;
@@ -198,7 +197,7 @@ int mbgcm_cobble_seal(uint8_t *out, size_t *out_len, size_t max_out_len, const u
         memcpy(out + MBGCMI_COB_SALT, commit, MBGCMI_COB_COMMIT);
         st = seal_body(pool, k, out + MBGCMI_COB_HDR, in, in_len);
         if (st != MBGCM_OK) {
-            mbgcmi_wipe(out, need); /* not reached with valid arguments */
+            mbgcmi_cob_wipe(out, need); /* not reached with valid arguments */
         }
     }
     if (k != NULL) {
@@ -244,19 +243,19 @@ int mbgcm_cobble_open(uint8_t *out, size_t *out_len, size_t max_out_len, const u
     if (st != MBGCM_OK) {
         return st;
     }
-    struct mbgcmi_cob_keys *k = mbgcmi_alloc(sizeof *k);
+    struct mbgcmi_cob_keys *k = mbgcmi_cob_alloc(sizeof *k);
     uint8_t commit[MBGCMI_COB_COMMIT];
     if (k == NULL) {
         st = MBGCM_ERR_NOMEM;
     } else if ((st = mbgcmi_cob_setup(k, key, key_len, in, context, context_len, commit)) ==
                MBGCM_OK) {
-        if (!mbgcmi_ct_equal(commit, in + MBGCMI_COB_SALT, MBGCMI_COB_COMMIT)) {
+        if (!mbgcmi_cob_equal(commit, in + MBGCMI_COB_SALT, MBGCMI_COB_COMMIT)) {
             st = MBGCM_ERR_COMMITMENT;
         } else {
             st = open_body(pool, k, out, in + MBGCMI_COB_HDR, in_len - MBGCMI_COB_HDR, pt_len);
         }
     }
-    mbgcmi_wipe(commit, sizeof commit);
+    mbgcmi_cob_wipe(commit, sizeof commit);
     if (k != NULL) {
         free_keys(k);
     }
@@ -299,7 +298,7 @@ int mbgcm_cobble_hazmat_raw_seal(uint8_t *out, size_t *out_len, size_t max_out_l
     if (st != MBGCM_OK) {
         return st;
     }
-    struct mbgcmi_cob_keys *k = mbgcmi_alloc(sizeof *k);
+    struct mbgcmi_cob_keys *k = mbgcmi_cob_alloc(sizeof *k);
     if (k == NULL) {
         st = MBGCM_ERR_NOMEM;
     } else {
@@ -345,7 +344,7 @@ int mbgcm_cobble_hazmat_raw_open(uint8_t *out, size_t *out_len, size_t max_out_l
     if (st != MBGCM_OK) {
         return st;
     }
-    struct mbgcmi_cob_keys *k = mbgcmi_alloc(sizeof *k);
+    struct mbgcmi_cob_keys *k = mbgcmi_cob_alloc(sizeof *k);
     if (k == NULL) {
         st = MBGCM_ERR_NOMEM;
     } else {

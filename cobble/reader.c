@@ -46,17 +46,17 @@ int mbgcm_cobble_reader_new(mbgcm_cobble_reader **out_r, const uint8_t *key, siz
     if ((uint64_t)nfull + (rem >= MBGCMI_COB_TAG) > MBGCM_COBBLE_MAX_CHUNKS) {
         return MBGCM_ERR_LEN;
     }
-    mbgcm_cobble_reader *r = mbgcmi_alloc(sizeof *r);
+    mbgcm_cobble_reader *r = mbgcmi_cob_alloc(sizeof *r);
     if (r == NULL) {
         return MBGCM_ERR_NOMEM;
     }
     memset(r, 0, sizeof *r);
     uint8_t commit[MBGCMI_COB_COMMIT];
     int st = mbgcmi_cob_setup(&r->keys, key, key_len, in, context, context_len, commit);
-    if (st == MBGCM_OK && !mbgcmi_ct_equal(commit, in + MBGCMI_COB_SALT, sizeof commit)) {
+    if (st == MBGCM_OK && !mbgcmi_cob_equal(commit, in + MBGCMI_COB_SALT, sizeof commit)) {
         st = MBGCM_ERR_COMMITMENT;
     }
-    mbgcmi_wipe(commit, sizeof commit);
+    mbgcmi_cob_wipe(commit, sizeof commit);
     if (st == MBGCM_OK) {
         st = mbgcmi_cob_pool_new(&r->pool, opts, (uint64_t)nfull + 1);
     }
@@ -92,7 +92,7 @@ static int chunk_failure(const mbgcm_cobble_reader *r, int st, uint64_t k)
         return st;
     }
     const size_t len = k < r->nfull ? MBGCMI_COB_SCHUNK : r->rem;
-    return mbgcmi_cob_classify(mbgcmi_cob_pool_arch(r->pool), &r->keys, k, chunk_at(r, k), len);
+    return mbgcmi_cob_classify(&r->keys, k, chunk_at(r, k), len);
 }
 
 /* Decrypt chunk k whole into the scratch chunk; copy |n| bytes from offset |off| to |out|. */
@@ -109,7 +109,7 @@ static int read_part(mbgcm_cobble_reader *r, uint64_t k, size_t off, size_t n, u
     if (st == MBGCM_OK && n) {
         memcpy(out, r->scratch + off, n);
     }
-    mbgcmi_wipe(r->scratch, sizeof r->scratch);
+    mbgcmi_cob_wipe(r->scratch, sizeof r->scratch);
     return st == MBGCM_OK ? st : chunk_failure(r, st, k);
 }
 
@@ -143,7 +143,7 @@ int mbgcm_cobble_reader_read(mbgcm_cobble_reader *r, uint8_t *out, uint64_t offs
     if (len == 0) {
         return MBGCM_OK;
     }
-    if (mbgcmi_overlap(out, len, r->body, r->body_len)) {
+    if (mbgcmi_cob_overlap(out, len, r->body, r->body_len)) {
         return MBGCM_ERR_INVALID;
     }
     const uint64_t end = offset + len;
@@ -182,7 +182,7 @@ int mbgcm_cobble_reader_read(mbgcm_cobble_reader *r, uint8_t *out, uint64_t offs
         }
     }
     if (st != MBGCM_OK) {
-        mbgcmi_wipe(out, len);
+        mbgcmi_cob_wipe(out, len);
     }
     return st;
 }
@@ -194,6 +194,6 @@ void mbgcm_cobble_reader_free(mbgcm_cobble_reader *r)
     }
     mbgcmi_cob_pool_free(r->pool);
     mbgcmi_cob_keys_wipe(&r->keys);
-    mbgcmi_wipe(r, sizeof *r);
-    mbgcmi_free(r, sizeof *r);
+    mbgcmi_cob_wipe(r, sizeof *r);
+    mbgcmi_cob_free(r, sizeof *r);
 }

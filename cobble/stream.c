@@ -37,7 +37,7 @@ struct mbgcm_cobble_opener {
 
 static void *alloc64(size_t n)
 {
-    void *p = mbgcmi_alloc(n);
+    void *p = mbgcmi_cob_alloc(n);
     if (p != NULL) {
         memset(p, 0, n);
     }
@@ -46,7 +46,7 @@ static void *alloc64(size_t n)
 
 static int in_out_ok(const uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
 {
-    return !(out_len && in_len && mbgcmi_overlap(in, in_len, out, out_len));
+    return !(out_len && in_len && mbgcmi_cob_overlap(in, in_len, out, out_len));
 }
 
 /* ---- sealer -------------------------------------------------------------------------------------
@@ -147,7 +147,7 @@ int mbgcm_cobble_sealer_update(mbgcm_cobble_sealer *s, uint8_t *out, size_t *out
         s->next += n;
     }
     if (st != MBGCM_OK) { /* not reached with valid arguments */
-        mbgcmi_wipe(out, need);
+        mbgcmi_cob_wipe(out, need);
         s->status = st;
         return st;
     }
@@ -180,11 +180,11 @@ int mbgcm_cobble_sealer_finish(mbgcm_cobble_sealer *s, uint8_t *out, size_t *out
                                      .last_len = s->buffered};
     size_t bad;
     const int st = mbgcmi_cob_pool_run(s->pool, &s->keys, &r, &bad);
-    mbgcmi_wipe(s->buf, sizeof s->buf);
+    mbgcmi_cob_wipe(s->buf, sizeof s->buf);
     s->buffered = 0;
     s->finished = 1;
     if (st != MBGCM_OK) {
-        mbgcmi_wipe(out, need);
+        mbgcmi_cob_wipe(out, need);
         s->status = st;
         return st;
     }
@@ -200,8 +200,8 @@ void mbgcm_cobble_sealer_free(mbgcm_cobble_sealer *s)
     }
     mbgcmi_cob_pool_free(s->pool);
     mbgcmi_cob_keys_wipe(&s->keys);
-    mbgcmi_wipe(s, sizeof *s);
-    mbgcmi_free(s, sizeof *s);
+    mbgcmi_cob_wipe(s, sizeof *s);
+    mbgcmi_cob_free(s, sizeof *s);
 }
 
 void mbgcmi_cob_sealer_set_index(mbgcm_cobble_sealer *s, uint64_t index)
@@ -236,10 +236,10 @@ int mbgcm_cobble_opener_new(mbgcm_cobble_opener **out_o, const uint8_t *key, siz
     }
     uint8_t commit[MBGCMI_COB_COMMIT];
     int st = mbgcmi_cob_setup(&o->keys, key, key_len, header, context, context_len, commit);
-    if (st == MBGCM_OK && !mbgcmi_ct_equal(commit, header + MBGCMI_COB_SALT, sizeof commit)) {
+    if (st == MBGCM_OK && !mbgcmi_cob_equal(commit, header + MBGCMI_COB_SALT, sizeof commit)) {
         st = MBGCM_ERR_COMMITMENT;
     }
-    mbgcmi_wipe(commit, sizeof commit);
+    mbgcmi_cob_wipe(commit, sizeof commit);
     if (st == MBGCM_OK) {
         st = mbgcmi_cob_pool_new(&o->pool, opts, 0);
     }
@@ -256,7 +256,7 @@ static int opener_fail(mbgcm_cobble_opener *o, int st, uint64_t index, const uin
                        size_t len)
 {
     if (st == MBGCM_ERR_AUTH) {
-        st = mbgcmi_cob_classify(mbgcmi_cob_pool_arch(o->pool), &o->keys, index, region, len);
+        st = mbgcmi_cob_classify(&o->keys, index, region, len);
         o->failed_set = 1;
         o->failed_chunk = index;
     }
@@ -303,7 +303,7 @@ int mbgcm_cobble_opener_update(mbgcm_cobble_opener *o, uint8_t *out, size_t *out
                                          .last_len = MBGCMI_COB_CHUNK};
         const int st = mbgcmi_cob_pool_run(o->pool, &o->keys, &r, &bad);
         if (st != MBGCM_OK) {
-            mbgcmi_wipe(out, need);
+            mbgcmi_cob_wipe(out, need);
             return opener_fail(o, st, o->next, o->buf, MBGCMI_COB_SCHUNK);
         }
         o->buffered = 0;
@@ -322,7 +322,7 @@ int mbgcm_cobble_opener_update(mbgcm_cobble_opener *o, uint8_t *out, size_t *out
                                          .last_len = MBGCMI_COB_CHUNK};
         const int st = mbgcmi_cob_pool_run(o->pool, &o->keys, &r, &bad);
         if (st != MBGCM_OK) {
-            mbgcmi_wipe(out, need);
+            mbgcmi_cob_wipe(out, need);
             return opener_fail(o, st, o->next + bad, in + used + bad * MBGCMI_COB_SCHUNK,
                                MBGCMI_COB_SCHUNK);
         }
@@ -364,10 +364,10 @@ int mbgcm_cobble_opener_finish(mbgcm_cobble_opener *o, uint8_t *out, size_t *out
     size_t bad;
     const int st = mbgcmi_cob_pool_run(o->pool, &o->keys, &r, &bad);
     if (st != MBGCM_OK) {
-        mbgcmi_wipe(out, need);
+        mbgcmi_cob_wipe(out, need);
         return opener_fail(o, st, o->next, o->buf, o->buffered);
     }
-    mbgcmi_wipe(o->buf, sizeof o->buf);
+    mbgcmi_cob_wipe(o->buf, sizeof o->buf);
     o->buffered = 0;
     o->finished = 1;
     mbgcmi_cob_keys_wipe(&o->keys);
@@ -391,8 +391,8 @@ void mbgcm_cobble_opener_free(mbgcm_cobble_opener *o)
     }
     mbgcmi_cob_pool_free(o->pool);
     mbgcmi_cob_keys_wipe(&o->keys);
-    mbgcmi_wipe(o, sizeof *o);
-    mbgcmi_free(o, sizeof *o);
+    mbgcmi_cob_wipe(o, sizeof *o);
+    mbgcmi_cob_free(o, sizeof *o);
 }
 
 void mbgcmi_cob_opener_set_index(mbgcm_cobble_opener *o, uint64_t index)

@@ -1,61 +1,171 @@
 /*
- * jobs_internal.h — the manager internals, for the jobs folder and the tests (clock injection,
- * single-stream threshold).
+ * jobs_internal.h — the job manager: one struct for the ring, the scheduler and the stats;
+ * the one completion function every path uses; test hooks.
+ *
+ * Files: mgr.c (create/free, the ring API, bursts, stats), sched.c (the scheduler: where a job
+ * runs — single-stream, a short-job stage or a lane —, lane entry and retirement, running the
+ * kernels, expiry, finishing a lone lane single-stream, wiping lane state), sgl.c
+ * (scatter-gather jobs), validate.h/.c (argument checks).
  */
 #ifndef MBGCM_JOBS_INTERNAL_H
 #define MBGCM_JOBS_INTERNAL_H
 
-#include "lanes.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch.h"
+#include "group.h"
+#include "key.h"
+#include "util.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Job checks: direction, reserved fields, then mbgcmi_check_args. */
-int mbgcmi_check_job(const mbgcm_job *job);
-/* Run a validated scatter-gather job through the single-stream kernels |ops|; sets its
-   status (on a failed tag every destination segment is zeroed). */
-void mbgcmi_sgl_job(const struct mbgcmi_gcm_ops *ops, mbgcm_job *job);
+#define MBGCMI_DEFAULT_QUEUE 256u
+#define MBGCMI_MAX_QUEUE 65536u
+/* Lanes when the config says 0 (measured: docs/design.md, "Lanes and ring size defaults"). */
+#define MBGCMI_DEFAULT_LANES 4u
 
 typedef uint64_t (*mbgcmi_clock_fn)(void *ctx);
 
+/* Why kernels are run (for the stats). */
+enum mbgcmi_run_cause {
+    MBGCMI_RUN_FULL = 0,
+    MBGCMI_RUN_TIMEOUT,
+    MBGCMI_RUN_FLUSH,
+    MBGCMI_RUN_RING_FULL,
+    MBGCMI_RUN_BURST,
+    MBGCMI_RUN_CAUSES
+};
+
+/* The scheduler's record of a lane (never read by kernels). */
+struct mbgcmi_lane_info {
+    mbgcm_job *job;           /* the job in this lane, NULL when free */
+    const mbgcm_key *key;     /* key whose tables are in the lane's rows (cache) */
+    unsigned npow;            /* how many hash-key powers of that key the rows hold */
+    uint64_t t_submit;        /* submit time, for the timeout */
+};
+
+/* Short jobs waiting for three more of their shape (message blocks 0..8). */
+struct mbgcmi_stage {
+    mbgcm_job *job[MBGCMI_GL];
+    uint64_t t_submit[MBGCMI_GL];
+    unsigned n;
+};
+
 struct mbgcm_mgr {
-    struct mbgcmi_lanes lanes;
+    /* ---- scheduler (sched.c) ---- */
+    const struct mbgcmi_arch *arch; /* kernels and thresholds (tests may point it at a copy) */
+    uint64_t single_min_len;     /* valid linear jobs this long go single-stream, and a lone
+                                    lane with this much left finishes so (the arch's value;
+                                    0 when the arch has no lane kernel; test hook) */
+    struct mbgcmi_group *g;      /* ngroups groups, 64-byte aligned (none without lanes) */
+    unsigned ngroups;
+    unsigned busy;               /* busy lanes in total */
+    unsigned freemask;           /* bit per lane (4 * group + slot): free */
+    unsigned staged;             /* jobs waiting in stages */
+    unsigned dirty;              /* some lane state not wiped since it was used */
+    struct mbgcmi_stage stage[MBGCMI_SHORT_MAX_BLOCKS + 1];
+    struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
+    /* test hook: may rewrite J0 when a job enters a lane (counter-wrap tests) */
+    void (*j0_hook)(void *ctx, const mbgcm_job *job, uint8_t j0[16]);
+    void *j0_ctx;
+    /* ---- ring (mgr.c) ---- */
     mbgcm_job *ring;             /* queue_size slots */
     unsigned qmask;              /* queue_size - 1 */
     unsigned head;               /* oldest job not yet returned */
     unsigned count;              /* jobs submitted and not yet returned */
-    int arch;
     int last_error;
     uint64_t timeout_ns;         /* 0: no timeout */
     mbgcmi_clock_fn clock;       /* monotonic ns; injectable for tests */
     void *clock_ctx;
-    uint64_t single_min_len;     /* valid jobs with len >= this go single-stream */
-    uint64_t jobs, jobs_invalid, bytes, single;
     /* burst: single-stream jobs with 12-byte IVs gathered for one pipelined kernel call */
     mbgcm_job *defer[MBGCMI_JOBS12_MAX];
     unsigned ndefer;
+    /* ---- stats ---- */
+    uint64_t jobs, jobs_invalid, bytes, single, auth_failures, single_finish;
+    uint64_t kernel_calls[MBGCMI_GL];     /* by busy lanes of the group: 1..4 */
+    uint64_t runs[MBGCMI_RUN_CAUSES];
+    /* ---- memory ---- */
     void *mem;                   /* the one allocation holding all of the above */
     size_t mem_size;
     void (*mem_free)(void *ctx, void *p, size_t size); /* the config's hook, or NULL */
     void *mem_ctx;
 };
 
-/* Test hooks. */
+/* Zero a job's whole output: dst, or every destination segment (sched.c). */
+void mbgcmi_job_wipe_dst(const mbgcm_job *job);
+
+/* The one way a job completes, for every outcome and every path: MBGCM_OK; MBGCM_ERR_AUTH
+   (the output is zeroed first: no unauthenticated plaintext is released; counted); or an
+   argument error (counted). */
+static inline void mbgcmi_complete(mbgcm_mgr *m, mbgcm_job *job, int status)
+{
+    if (__builtin_expect(status != MBGCM_OK, 0)) {
+        if (status == MBGCM_ERR_AUTH) {
+            mbgcmi_job_wipe_dst(job);
+            m->auth_failures++;
+        } else {
+            m->jobs_invalid++;
+        }
+    }
+    job->status = status;
+}
+
+/* ---- scheduler (sched.c) ---- */
+/* Set up the scheduler of |m| for m->arch over |ngroups| 64-byte aligned groups. */
+void mbgcmi_sched_init(mbgcm_mgr *m, struct mbgcmi_group *groups, unsigned ngroups);
+/* Take one job: validate it (an invalid job completes at once), then run it single-stream,
+   stage it or put it into a lane (running the lanes when that took the last free one). */
+void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_cause why);
+/* Run whatever holds pending job |job| until it is complete (no-op when it is not pending). */
+void mbgcmi_sched_finish(mbgcm_mgr *m, const mbgcm_job *job, enum mbgcmi_run_cause why);
+/* Complete every pending job that has waited m->timeout_ns or longer at time |now|. */
+void mbgcmi_sched_expire(mbgcm_mgr *m, uint64_t now);
+/* Run the burst jobs gathered in m->defer (one pipelined call) and complete them. */
+void mbgcmi_sched_run_deferred(mbgcm_mgr *m);
+/* Wipe all lane state if nothing is pending in it and it was used since the last wipe. */
+void mbgcmi_sched_wipe_idle(mbgcm_mgr *m);
+/* Wipe all lane state and forget every lane's key (free). */
+void mbgcmi_sched_wipe_all(mbgcm_mgr *m);
+
+/* The steps accept() composes, for kbench (per-job C-path cycles) and tests. */
+/* A validated job the short kernel takes (12-byte IV, AAD <= 16, <= 8 blocks), or 0. */
+static inline int mbgcmi_sched_short_ok(const mbgcm_mgr *m, const mbgcm_job *job)
+{
+    /* with the J0 test hook set, every job takes the lane path, where the hook applies */
+    return m->arch->short_kernel != NULL && m->j0_hook == NULL && job->iv_len == 12 &&
+           job->aad_len <= MBGCMI_SHORT_MAX_AAD && job->len <= 16 * MBGCMI_SHORT_MAX_BLOCKS;
+}
+/* Stage a short job (status := PENDING); runs its stage when that makes four. */
+void mbgcmi_sched_stage(mbgcm_mgr *m, mbgcm_job *job, uint64_t t_submit,
+                        enum mbgcmi_run_cause why);
+/* A free lane (4 * group + slot) for a job with |key|, or -1 when every lane is busy: a lane
+   whose rows already hold that key, else a free lane in a group whose busy lanes all have the
+   key's round count (measured: docs/design.md, "Mixed key sizes"), else the lowest. */
+int mbgcmi_sched_free_lane(const mbgcm_mgr *m, const mbgcm_key *key);
+/* Put a validated job into free lane |lane|; J0 computed here; status := PENDING. */
+void mbgcmi_sched_enter(mbgcm_mgr *m, int lane, mbgcm_job *job, uint64_t t_submit);
+/* Run group |gi|'s kernel once (at least one lane finishes) and complete the finished lanes'
+   jobs. Returns the mask of those lanes. */
+unsigned mbgcmi_sched_run_group(mbgcm_mgr *m, unsigned gi, enum mbgcmi_run_cause why);
+
+/* Run a validated scatter-gather job through the single-stream kernels of |a| (sgl.c).
+   Returns 1 when a decrypt's tag failed (the caller completes the job), else 0. */
+int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job);
+
+/* ---- test hooks (mgr.c) ---- */
 void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx);
+/* Override the single-stream threshold (ignored by arches without a lane kernel). */
 void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len);
 /* Called with each job's J0 as it enters a lane; may rewrite it (lane path only, so set the
    single-stream threshold to UINT64_MAX when using it). */
 void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job *job,
                                                     uint8_t j0[16]), void *ctx);
-/* Default lanes for an arch (measured; see docs/design.md). */
-unsigned mbgcmi_default_lanes(int arch);
-
-#define MBGCMI_DEFAULT_QUEUE 256u
-#define MBGCMI_MAX_QUEUE 65536u
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif
+#endif /* MBGCM_JOBS_INTERNAL_H */

@@ -1,14 +1,15 @@
 /*
- * mgr.c — the job manager: ring, in-order return, when to run the lanes (lanes full, ring
- * full, timeout, flush, burst), bursts, stats.
+ * mgr.c — the job manager: ring, in-order return, when the scheduler must finish jobs (ring
+ * full, timeout, flush, burst), bursts, stats. Where and how a job runs is sched.c's.
  *
  * Invariants
  *  - ring[head .. head+count) are the jobs submitted and not returned, in submission order;
  *    the slot at head+count is the one get_next_job hands out. submit never leaves the ring
  *    full: when count reaches queue_size it completes the oldest job and returns it.
- *  - Every valid job goes into a lane or a short-job stage at submit (or runs single-stream
- *    when long), so a job still PENDING is always in a lane or a stage. After each submit at least one lane is free: when the
- *    last free lane is taken, every group runs once (each run finishes at least one lane).
+ *  - Every valid job goes into a lane or a short-job stage at submit (or runs single-stream),
+ *    so a job still PENDING is always in a lane or a stage (sched.c). After each submit at
+ *    least one lane is free: when the last free lane is taken, every group runs once (each run
+ *    finishes at least one lane).
  *  - Lane state is wiped when the manager goes idle (no busy lane) in flush, poll or at the
  *    end of a burst, and at free; not per job.
  */
@@ -24,12 +25,6 @@ static uint64_t clock_monotonic(void *ctx)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-unsigned mbgcmi_default_lanes(int arch)
-{
-    (void)arch;
-    return 4;
 }
 
 static size_t align64(size_t n)
@@ -57,11 +52,11 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
             name = env;
         }
     }
-    const int arch = mbgcmi_arch_parse(name);
-    if (arch == MBGCMI_ARCH_NONE || !mbgcmi_arch_supported(arch)) {
+    const struct mbgcmi_arch *arch = mbgcmi_arch_parse(name);
+    if (!mbgcmi_arch_supported(arch)) {
         return MBGCM_ERR_UNSUPPORTED;
     }
-    const unsigned lanes = cfg->lanes ? cfg->lanes : mbgcmi_default_lanes(arch);
+    const unsigned lanes = cfg->lanes ? cfg->lanes : MBGCMI_DEFAULT_LANES;
     if (lanes % MBGCMI_GL != 0 || lanes / MBGCMI_GL < 1 || lanes / MBGCMI_GL > MBGCMI_MAX_GROUPS) {
         return MBGCM_ERR_INVALID;
     }
@@ -69,7 +64,8 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
     if (q > MBGCMI_MAX_QUEUE || (q & (q - 1)) != 0) {
         return MBGCM_ERR_INVALID;
     }
-    const unsigned ngroups = lanes / MBGCMI_GL;
+    /* an arch without a lane kernel runs every job single-stream: no lane state */
+    const unsigned ngroups = arch->lanes != NULL ? lanes / MBGCMI_GL : 0;
     const size_t off_groups = align64(sizeof(struct mbgcm_mgr));
     const size_t off_ring = off_groups + ngroups * sizeof(struct mbgcmi_group);
     const size_t size = align64(off_ring + (size_t)q * sizeof(mbgcm_job));
@@ -92,9 +88,7 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
     m->arch = arch;
     m->timeout_ns = cfg->flush_timeout_ns;
     m->clock = clock_monotonic;
-    mbgcmi_lanes_init(&m->lanes, (struct mbgcmi_group *)(void *)(mem + off_groups), ngroups,
-                      mbgcmi_lane_ops_for(arch));
-    m->single_min_len = m->lanes.single_min_len;
+    mbgcmi_sched_init(m, (struct mbgcmi_group *)(void *)(mem + off_groups), ngroups);
     *out = m;
     return MBGCM_OK;
 }
@@ -125,7 +119,7 @@ void mbgcm_mgr_free(mbgcm_mgr *m)
 
 const char *mbgcm_mgr_arch(const mbgcm_mgr *m)
 {
-    return m ? mbgcmi_arch_name(m->arch) : "none";
+    return m ? m->arch->name : "none";
 }
 
 int mbgcm_mgr_last_error(const mbgcm_mgr *m)
@@ -146,86 +140,17 @@ void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx)
 
 void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
 {
-    m->single_min_len = len;
-    m->lanes.single_min_len = len;
+    m->single_min_len = m->arch->lanes != NULL ? len : 0;
 }
 
 void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job *job,
                                                     uint8_t j0[16]), void *ctx)
 {
-    m->lanes.j0_hook = fn;
-    m->lanes.j0_ctx = ctx;
+    m->j0_hook = fn;
+    m->j0_ctx = ctx;
 }
 
-/* ---- scheduling ---------------------------------------------------------------------------- */
-
-static void run_all_groups(mbgcm_mgr *m, enum mbgcmi_run_cause why)
-{
-    for (unsigned gi = 0; gi < m->lanes.ngroups; gi++) {
-        mbgcmi_lanes_run(&m->lanes, gi, why);
-    }
-}
-
-/* Run the single-stream jobs a burst gathered (one pipelined kernel call). */
-static void run_deferred(mbgcm_mgr *m)
-{
-    if (m->ndefer != 0) {
-        m->lanes.auth_failures += mbgcmi_gcm_jobs12(m->lanes.ops->single, m->defer, m->ndefer);
-        m->ndefer = 0;
-    }
-}
-
-/* Validate and start one job: error status at once, single-stream, or into a lane (running
-   the lanes when that took the last free lane). (A burst's valid single-stream jobs with
-   12-byte IVs never come here when the kernels have a pipelined call: see submit_burst.) */
-static void accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_cause why)
-{
-    m->jobs++;
-    const int st = mbgcmi_check_job_inline(job);
-    if (st != MBGCM_OK) {
-        job->status = st;
-        m->jobs_invalid++;
-        return;
-    }
-    m->bytes += job->len;
-    if (job->src_sgl != NULL || job->dst_sgl != NULL) {
-        m->single++;
-        mbgcmi_sgl_job(m->lanes.ops->single, job);
-        if (job->status == MBGCM_ERR_AUTH) {
-            m->lanes.auth_failures++;
-        }
-        return;
-    }
-    if ((uint64_t)job->len >= m->single_min_len) {
-        m->single++;
-        mbgcmi_single_job(m->lanes.ops->single, job);
-        if (job->status == MBGCM_ERR_AUTH) {
-            m->lanes.auth_failures++;
-        }
-        return;
-    }
-    if (mbgcmi_lanes_short_ok(&m->lanes, job)) {
-        mbgcmi_lanes_stage(&m->lanes, job, now, why);
-        return;
-    }
-    int lane = mbgcmi_lanes_free(&m->lanes, job->key);
-    if (lane < 0) { /* not reached while the invariant holds; keep the manager safe anyway */
-        run_all_groups(m, why);
-        lane = mbgcmi_lanes_free(&m->lanes, job->key);
-    }
-    mbgcmi_lanes_enter(&m->lanes, lane, job, now);
-    if (mbgcmi_lanes_full(&m->lanes)) {
-        run_all_groups(m, why);
-    }
-}
-
-static void complete_oldest(mbgcm_mgr *m, enum mbgcmi_run_cause why)
-{
-    mbgcm_job *job = &m->ring[m->head];
-    if (job->status == MBGCM_PENDING) {
-        mbgcmi_lanes_complete(&m->lanes, mbgcmi_lanes_find(&m->lanes, job), why);
-    }
-}
+/* ---- ring ---------------------------------------------------------------------------------- */
 
 static mbgcm_job *pop_if_done(mbgcm_mgr *m)
 {
@@ -256,12 +181,12 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
     mbgcm_job *job = &m->ring[(m->head + m->count) & m->qmask];
     m->count++;
     const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
-    accept(m, job, now, MBGCMI_RUN_FULL);
+    mbgcmi_sched_accept(m, job, now, MBGCMI_RUN_FULL);
     if (m->timeout_ns) {
-        mbgcmi_lanes_expire(&m->lanes, now, m->timeout_ns);
+        mbgcmi_sched_expire(m, now);
     }
     if (m->count > m->qmask) { /* ring full: make room by completing the oldest */
-        complete_oldest(m, MBGCMI_RUN_RING_FULL);
+        mbgcmi_sched_finish(m, &m->ring[m->head], MBGCMI_RUN_RING_FULL);
     }
     return pop_if_done(m);
 }
@@ -277,12 +202,12 @@ mbgcm_job *mbgcm_flush_job(mbgcm_mgr *m)
         return NULL;
     }
     if (m->count == 0) {
-        mbgcmi_lanes_wipe_idle(&m->lanes);
+        mbgcmi_sched_wipe_idle(m);
         return NULL;
     }
-    complete_oldest(m, MBGCMI_RUN_FLUSH);
+    mbgcmi_sched_finish(m, &m->ring[m->head], MBGCMI_RUN_FLUSH);
     mbgcm_job *job = pop_if_done(m);
-    mbgcmi_lanes_wipe_idle(&m->lanes);
+    mbgcmi_sched_wipe_idle(m);
     return job;
 }
 
@@ -292,9 +217,9 @@ mbgcm_job *mbgcm_mgr_poll(mbgcm_mgr *m)
         return NULL;
     }
     if (m->timeout_ns) {
-        mbgcmi_lanes_expire(&m->lanes, m->clock(m->clock_ctx), m->timeout_ns);
+        mbgcmi_sched_expire(m, m->clock(m->clock_ctx));
     }
-    mbgcmi_lanes_wipe_idle(&m->lanes);
+    mbgcmi_sched_wipe_idle(m);
     return pop_if_done(m);
 }
 
@@ -311,8 +236,9 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     }
     const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
     /* The common burst job — valid, linear, 12-byte IV, single-stream length, kernels with a
-       pipelined call — goes straight to the deferred list; anything else through accept(). */
-    const int pipelined = m->lanes.ops->single->jobs12 != NULL;
+       pipelined call — goes straight to the deferred list; anything else through the
+       scheduler's accept. */
+    const int pipelined = m->arch->ops->jobs12 != NULL;
     const uint64_t single_min = m->single_min_len;
     unsigned direct = 0;
     uint64_t direct_bytes = 0;
@@ -325,25 +251,22 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
             direct_bytes += job->len;
             m->defer[m->ndefer++] = job;
             if (m->ndefer == MBGCMI_JOBS12_MAX) {
-                run_deferred(m);
+                mbgcmi_sched_run_deferred(m);
             }
             continue;
         }
-        accept(m, job, now, MBGCMI_RUN_BURST);
+        mbgcmi_sched_accept(m, job, now, MBGCMI_RUN_BURST);
     }
     m->jobs += direct;
     m->single += direct;
     m->bytes += direct_bytes;
-    run_deferred(m);
+    mbgcmi_sched_run_deferred(m);
     unsigned ok = 0;
     for (unsigned i = 0; i < n; i++) {
-        if (jobs[i].status == MBGCM_PENDING) {
-            mbgcmi_lanes_complete(&m->lanes, mbgcmi_lanes_find(&m->lanes, &jobs[i]),
-                                  MBGCMI_RUN_BURST);
-        }
+        mbgcmi_sched_finish(m, &jobs[i], MBGCMI_RUN_BURST);
         ok += jobs[i].status == MBGCM_OK;
     }
-    mbgcmi_lanes_wipe_idle(&m->lanes);
+    mbgcmi_sched_wipe_idle(m);
     return ok;
 }
 
@@ -355,20 +278,19 @@ int mbgcm_mgr_stats(const mbgcm_mgr *m, mbgcm_stats *out)
         return MBGCM_ERR_INVALID;
     }
     memset(out, 0, sizeof *out);
-    const struct mbgcmi_lanes *L = &m->lanes;
     out->jobs = m->jobs;
     out->jobs_invalid = m->jobs_invalid;
-    out->auth_failures = L->auth_failures;
+    out->auth_failures = m->auth_failures;
     out->bytes = m->bytes;
     out->single_stream = m->single;
-    out->lane_single_finish = L->single_finish;
+    out->lane_single_finish = m->single_finish;
     for (int i = 0; i < 4; i++) {
-        out->kernel_calls[i] = L->kernel_calls[i];
+        out->kernel_calls[i] = m->kernel_calls[i];
     }
-    out->runs_lanes_full = L->runs[MBGCMI_RUN_FULL];
-    out->runs_timeout = L->runs[MBGCMI_RUN_TIMEOUT];
-    out->runs_flush = L->runs[MBGCMI_RUN_FLUSH];
-    out->runs_ring_full = L->runs[MBGCMI_RUN_RING_FULL];
-    out->runs_burst = L->runs[MBGCMI_RUN_BURST];
+    out->runs_lanes_full = m->runs[MBGCMI_RUN_FULL];
+    out->runs_timeout = m->runs[MBGCMI_RUN_TIMEOUT];
+    out->runs_flush = m->runs[MBGCMI_RUN_FLUSH];
+    out->runs_ring_full = m->runs[MBGCMI_RUN_RING_FULL];
+    out->runs_burst = m->runs[MBGCMI_RUN_BURST];
     return MBGCM_OK;
 }

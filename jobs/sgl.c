@@ -1,10 +1,11 @@
 /*
  * sgl.c — scatter-gather jobs: checking the segment lists, and running a job whose input or
  * output is a list of segments. The job streams through the arch's single-stream kernels
- * (mb/gcm_stream.c), one piece per stretch where both the current source segment and the
+ * (core/gcm_stream.c), one piece per stretch where both the current source segment and the
  * current destination segment are contiguous; a 16-byte block that straddles segments is
  * completed through the stream's one-block slot. The message is never copied as a whole.
  */
+#include "gcm.h"
 #include "jobs_internal.h"
 #include "validate.h"
 
@@ -143,7 +144,7 @@ static size_t cursor_avail(struct cursor *c)
     return c->i < c->n ? c->l[c->i].len - c->off : 0;
 }
 
-void mbgcmi_sgl_job(const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
+int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
 {
     struct mbgcmi_stream st;
     struct cursor in, out;
@@ -152,13 +153,13 @@ void mbgcmi_sgl_job(const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
     if (dec) {
         memcpy(expect, job->tag, job->tag_len); /* before any output is written */
     }
-    mbgcmi_stream_init(&st, ops, mbgcmi_key_c(job->key), job->iv, job->iv_len, job->aad,
+    mbgcmi_stream_init(&st, a, mbgcmi_key_c(job->key), job->iv, job->iv_len, job->aad,
                        job->aad_len, dec);
     cursor_init(&in, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src, job->len);
     cursor_init(&out, job->dst_sgl, job->dst_nseg, job->dst, job->len);
     for (size_t left = job->len; left != 0;) {
-        const size_t a = cursor_avail(&in), b = cursor_avail(&out);
-        size_t n = a < b ? a : b;
+        const size_t na = cursor_avail(&in), nb = cursor_avail(&out);
+        size_t n = na < nb ? na : nb;
         n = n < left ? n : left;
         mbgcmi_stream_update(&st, in.l[in.i].ptr + in.off, n, out.l[out.i].ptr + out.off);
         in.off += n;
@@ -166,21 +167,13 @@ void mbgcmi_sgl_job(const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
         left -= n;
     }
     mbgcmi_stream_tag(&st, t);
+    int fail = 0;
     if (dec) {
-        if (!mbgcmi_ct_equal(t, expect, job->tag_len)) {
-            struct cursor z;
-            cursor_init(&z, job->dst_sgl, job->dst_nseg, job->dst, job->len);
-            for (uint32_t i = 0; i < z.n; i++) {
-                mbgcmi_wipe(z.l[i].ptr, z.l[i].len); /* no unauthenticated plaintext */
-            }
-            job->status = MBGCM_ERR_AUTH;
-        } else {
-            job->status = MBGCM_OK;
-        }
+        fail = !mbgcmi_ct_equal(t, expect, job->tag_len);
         mbgcmi_wipe(expect, sizeof expect);
     } else {
         memcpy(job->tag, t, job->tag_len);
-        job->status = MBGCM_OK;
     }
     mbgcmi_wipe(t, sizeof t);
+    return fail;
 }

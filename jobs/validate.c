@@ -1,7 +1,6 @@
 /*
  * validate.c — out-of-line entry points of the checks in validate.h (one-shot calls).
  */
-#include "jobs_internal.h"
 #include "validate.h"
 
 int mbgcmi_check_args(const mbgcm_key *key, const void *iv, size_t iv_len, const void *aad,

@@ -7,7 +7,14 @@
 #ifndef MBGCM_VALIDATE_H
 #define MBGCM_VALIDATE_H
 
-#include "mbgcm_internal.h"
+#include "key.h"
+#include "util.h"
+
+/* Out-of-line entry points (jobs/validate.c) for the API calls. */
+int mbgcmi_check_args(const mbgcm_key *key, const void *iv, size_t iv_len, const void *aad,
+                      size_t aad_len, const void *in, size_t len, const void *out,
+                      const void *tag, size_t tag_len);
+int mbgcmi_check_job(const mbgcm_job *job);
 
 static inline int mbgcmi_check_args_inline(const mbgcm_key *key, const void *iv, size_t iv_len,
                                            const void *aad, size_t aad_len, const void *in,

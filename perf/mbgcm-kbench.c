@@ -1,17 +1,17 @@
 /*
- * mbgcm-kbench.c — where do the cycles of the ring API go? (issue "Kernels", question 4)
+ * mbgcm-kbench.c — where do the cycles of the ring API go?
  *
  * For each message size and key mix it measures, interleaved (A B C D A B C D ...), median
  * of --reps repetitions:
- *   lane kernel   mbgcmi_lanes_avx512 alone on a lane group prepared once: four jobs entered
- *                 with mbgcmi_lanes_enter, the per-call summaries filled as the manager does,
+ *   lane kernel   mbgcmi_avx512_lanes alone on a lane group prepared once: four jobs entered
+ *                 with mbgcmi_sched_enter, the per-call summaries filled as the scheduler does,
  *                 the group snapshotted; timed as (restore + kernel) - (restore alone). All
  *                 four lanes have the same length, so one call finishes all four.
- *   short kernel  mbgcmi_short_avx512 alone on a prepared struct mbgcmi_short_batch (four jobs;
+ *   short kernel  mbgcmi_avx512_short alone on a prepared struct mbgcmi_short_batch (four jobs;
  *                 only for messages of at most 128 bytes, the ones the manager sends there).
  *   C path        the ring API (get_next_job, every field set, submit, drain, flush at the end
- *                 of each batch) on an avx512 manager whose lane ops were replaced by a copy
- *                 with no-op kernels (the lane kernel reports every busy lane finished, the
+ *                 of each batch) on an avx512 manager whose arch descriptor was replaced by a
+ *                 copy with no-op kernels (the lane kernel reports every busy lane finished, the
  *                 short kernel returns "no tag failure"): staging, lane entry, key-table copies,
  *                 summaries, retiring, ordering; everything but the arithmetic.
  *   ring API      the same loop with the real kernels.
@@ -34,6 +34,7 @@ int main(void)
     return 0;
 }
 #else
+#include "avx512.h"
 
 #define MAX_SIZES 16
 #define MAX_REPS  101
@@ -57,7 +58,7 @@ struct kctx {
     mbgcm_key *k4;
     uint8_t *src4[4], *dst4[4], tag4[4][TAG_LEN], iv4[4][12], aad4[4][AAD_LEN];
     mbgcm_job jobs4[4];
-    struct mbgcmi_lanes L;
+    mbgcm_mgr *L; /* a one-group manager whose scheduler prepares the kernels' inputs */
     struct mbgcmi_group *g, *snap;
     struct mbgcmi_short_batch sb;
     /* ring: nkeys keys round-robin over nslots slots */
@@ -66,7 +67,7 @@ struct kctx {
     uint8_t **src, **dst, (*tag)[TAG_LEN], (*iv)[12], (*aad)[AAD_LEN];
     uint8_t *arena;
     mbgcm_mgr *ring, *noop, *ringdef; /* lanes only (no single-stream), no-op, default */
-    struct mbgcmi_lane_ops noop_ops, cap_ops;
+    struct mbgcmi_arch noop_arch, cap_arch;
     unsigned pos_ring, pos_noop, pos_def;
 };
 
@@ -102,14 +103,14 @@ static unsigned capture_lanes(struct mbgcmi_group *g)
 {
     memcpy(cap_group, g, sizeof *g);
     cap_lanes_calls++;
-    return mbgcmi_lanes_avx512(g);
+    return mbgcmi_avx512_lanes(g);
 }
 
 static unsigned capture_short(const struct mbgcmi_short_batch *b)
 {
     cap_batch = *b;
     cap_short_calls++;
-    return mbgcmi_short_avx512(b);
+    return mbgcmi_avx512_short(b);
 }
 
 static void check4(const struct kctx *c, const char *what)
@@ -162,21 +163,25 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
         j->tag = c->tag4[i];
         j->tag_len = TAG_LEN;
     }
-    /* lane group: the four jobs entered with mbgcmi_lanes_enter, run once by
-       mbgcmi_lanes_run (which fills the per-call summaries); the pass-through kernel keeps the
-       group as the real kernel received it */
+    /* lane group: the four jobs entered with mbgcmi_sched_enter, run once by
+       mbgcmi_sched_run_group (which fills the per-call summaries); the pass-through kernel
+       keeps the group as the real kernel received it */
     c->g = xaligned(64, sizeof *c->g);
     c->snap = xaligned(64, sizeof *c->snap);
-    c->cap_ops = *mbgcmi_lane_ops_for(MBGCMI_ARCH_AVX512);
-    c->cap_ops.kernel = capture_lanes;
-    c->cap_ops.short_kernel = capture_short;
-    mbgcmi_lanes_init(&c->L, c->g, 1, &c->cap_ops);
+    c->cap_arch = *mbgcmi_arch_find("avx512");
+    c->cap_arch.lanes = capture_lanes;
+    c->cap_arch.short_kernel = capture_short;
+    const mbgcm_config one_group = {.arch = "avx512", .lanes = 4};
+    if (mbgcm_mgr_create(&c->L, &one_group) != MBGCM_OK) {
+        die("mbgcm_mgr_create(avx512) failed");
+    }
+    c->L->arch = &c->cap_arch;
     for (int i = 0; i < 4; i++) {
-        mbgcmi_lanes_enter(&c->L, i, &c->jobs4[i], 0);
+        mbgcmi_sched_enter(c->L, i, &c->jobs4[i], 0);
     }
     cap_group = c->snap;
     cap_lanes_calls = 0;
-    if (mbgcmi_lanes_run(&c->L, 0, MBGCMI_RUN_FLUSH) != 0xFu || cap_lanes_calls != 1) {
+    if (mbgcmi_sched_run_group(c->L, 0, MBGCMI_RUN_FLUSH) != 0xFu || cap_lanes_calls != 1) {
         die("lane kernel did not finish all four lanes in one call");
     }
     check4(c, "lane kernel");
@@ -188,10 +193,10 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
         }
         cap_short_calls = 0;
         for (int i = 0; i < 4; i++) {
-            if (!mbgcmi_lanes_short_ok(&c->L, &c->jobs4[i])) {
+            if (!mbgcmi_sched_short_ok(c->L, &c->jobs4[i])) {
                 die("a %zu-byte job does not qualify for the short kernel", len);
             }
-            mbgcmi_lanes_stage(&c->L, &c->jobs4[i], 0, MBGCMI_RUN_FULL);
+            mbgcmi_sched_stage(c->L, &c->jobs4[i], 0, MBGCMI_RUN_FULL);
         }
         if (cap_short_calls != 1) {
             die("staging four short jobs did not run the short kernel once");
@@ -199,9 +204,10 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
         c->sb = cap_batch;
         check4(c, "short kernel");
     }
-    mbgcmi_lanes_wipe_all(&c->L);
-    /* the timed lane-kernel case restores the snapshot into the same group memory (idle
+    /* the timed lane-kernel case restores the snapshot into the manager's group memory (idle
        lanes' pointers point at that group's scratch) */
+    free(c->g);
+    c->g = c->L->g;
     memcpy(c->g, c->snap, sizeof *c->g);
     /* ---- ring: nkeys keys round-robin over nslots slots at varying addresses ---- */
     c->nkeys = ko.keys;
@@ -236,12 +242,12 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
     /* the lane path at every size: long jobs stay in the lanes */
     mbgcmi_mgr_set_single_min_len(c->ring, UINT64_MAX);
     mbgcmi_mgr_set_single_min_len(c->noop, UINT64_MAX);
-    c->noop_ops = *c->noop->lanes.ops;
-    c->noop_ops.kernel = noop_lanes;
-    if (c->noop_ops.short_kernel != NULL) {
-        c->noop_ops.short_kernel = noop_short;
+    c->noop_arch = *c->noop->arch;
+    c->noop_arch.lanes = noop_lanes;
+    if (c->noop_arch.short_kernel != NULL) {
+        c->noop_arch.short_kernel = noop_short;
     }
-    c->noop->lanes.ops = &c->noop_ops;
+    c->noop->arch = &c->noop_arch;
 }
 
 static void ctx_free(struct kctx *c)
@@ -249,6 +255,7 @@ static void ctx_free(struct kctx *c)
     mbgcm_mgr_free(c->ring);
     mbgcm_mgr_free(c->noop);
     mbgcm_mgr_free(c->ringdef);
+    mbgcm_mgr_free(c->L); /* holds c->g */
     for (int i = 0; i < 4; i++) {
         mbgcm_key_wipe(&c->k4[i]);
         free(c->src4[i]);
@@ -259,7 +266,6 @@ static void ctx_free(struct kctx *c)
     }
     free(c->k4);
     free(c->keys);
-    free(c->g);
     free(c->snap);
     free(c->arena);
     free(c->src);
@@ -288,7 +294,7 @@ static double case_lanes(struct kctx *c, uint64_t n)
     const uint64_t t0 = run_ns();
     for (uint64_t i = 0; i < n; i++) {
         memcpy(c->g, c->snap, sizeof *c->g);
-        bad += mbgcmi_lanes_avx512(c->g) != 0xFu;
+        bad += mbgcmi_avx512_lanes(c->g) != 0xFu;
     }
     const double dt = (double)(run_ns() - t0);
     if (bad) {
@@ -302,7 +308,7 @@ static double case_short(struct kctx *c, uint64_t n)
     unsigned bad = 0;
     const uint64_t t0 = run_ns();
     for (uint64_t i = 0; i < n; i++) {
-        bad += mbgcmi_short_avx512(&c->sb);
+        bad += mbgcmi_avx512_short(&c->sb);
     }
     const double dt = (double)(run_ns() - t0);
     if (bad) {
@@ -496,7 +502,7 @@ int main(int argc, char **argv)
         ko.ms = 0.5;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (!mbgcmi_arch_supported(MBGCMI_ARCH_AVX512)) {
+    if (!mbgcmi_arch_supported(mbgcmi_arch_find("avx512"))) {
         printf("mbgcm-kbench: this CPU/OS lacks the avx512 arch: nothing to measure\n");
         return 0;
     }
@@ -523,14 +529,14 @@ int main(int argc, char **argv)
     printf("encrypt, 12-byte IV, 16-byte AAD, 16-byte tag; median of %u reps of ~%.0f ms of %s "
            "time, interleaved; ns per kernel call (4 jobs) and per job\n",
            ko.reps, ko.ms, bench_wall_clock ? "wall-clock" : "thread CPU");
-    const uint64_t thr = mbgcmi_lane_ops_for(MBGCMI_ARCH_AVX512)->single_min_len;
+    const uint64_t thr = mbgcmi_arch_find("avx512")->single_min_len;
     printf("kernels: 4 lanes of 4 different keys; C path and ring API: %u keys round-robin, "
            "manager with %u lanes; the default manager\nsends jobs of ",
-           ko.keys, mbgcmi_default_lanes(MBGCMI_ARCH_AVX512));
+           ko.keys, MBGCMI_DEFAULT_LANES);
     if (thr == UINT64_MAX) {
         printf("any length to the lanes\n");
     } else {
-        printf("%llu bytes or more single-stream (mbgcmi_lane_ops.single_min_len)\n",
+        printf("%llu bytes or more single-stream (struct mbgcmi_arch.single_min_len)\n",
                (unsigned long long)thr);
     }
     unsigned nwarn = 0;
@@ -582,7 +588,7 @@ int main(int argc, char **argv)
         }
     }
     printf("\nrestore: copying the 2816-byte group snapshot; lanes/call: restore + "
-           "mbgcmi_lanes_avx512, minus the restore; short: mbgcmi_short_avx512\n"
+           "mbgcmi_avx512_lanes, minus the restore; short: mbgcmi_avx512_short\n"
            "(<= 128 bytes, where the ring sends such jobs); C path: ring API with no-op kernels "
            "and single-stream off; ring lanes: ring API,\n"
            "single-stream off (every job in the lanes); unexpl. = ring lanes - C path - kernel "

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# scripts/ct-check.sh — constant-time check of the NASM kernels from their disassembly (issue 9).
+# scripts/ct-check.sh — constant-time check of the NASM kernels from their disassembly.
 #
 # valgrind 3.19 cannot execute AVX-512, VAES or VPCLMULQDQ, so the ctgrind check
 # (test/test_ct_ctgrind.c) covers only the generic and aesni paths. This script covers every
-# kernel in asm/ statically: it assembles each .asm (nasm -f elf64), disassembles it
-# (objdump -d -M intel) and checks, instruction by instruction:
+# kernel (every arch/*/*.asm) statically: it assembles each one (nasm -f elf64), disassembles
+# it (objdump -d -M intel) and checks, instruction by instruction:
 #
 #   index   no memory operand has an index register ([base + index*scale + disp]): every
 #           address is a base register plus a constant, so no table is indexed by anything
 #           (LEA is arithmetic, not an access, and is not a memory operand).
 #   flags   every conditional branch, CMOVcc and SETcc takes its flags from an instruction
 #           whose register inputs are in the kernel's documented set of length / pointer /
-#           loop-counter / lane-mask / round-count registers (KERNELS below, derived from each
-#           kernel's "Register plan" comment), and whose memory input, if any, is a documented
+#           loop-counter / lane-mask / round-count registers (the kernel's policy in
+#           arch/<name>/ct_policy.py, derived from its "Register plan" comment), and whose
+#           memory input, if any, is a documented
 #           public field (key rounds, lane-state scalars, named stack slots).
 #   taint   a forward data-flow analysis over every path of every function: key bytes, data
 #           and everything else loaded from memory not documented public, and every vector
@@ -20,10 +21,10 @@
 #           flags, the named stack slots). It fails when a flags input, an address register or
 #           a store into public memory is secret. This is what backs the register sets: a
 #           documented register that ever carried a secret into a branch would be caught even
-#           though its name is on the list (e.g. eax holds a tag-compare byte mask for a few
-#           instructions in the aesni and avx2 lane kernels, and must never reach a branch).
+#           though its name is on the list (e.g. eax holds the lanes' tag results for a few
+#           instructions in the short-job kernel, and must never reach a branch).
 #
-# Usage: scripts/ct-check.sh [--asm-dir DIR] [--verbose] [--self-test]
+# Usage: scripts/ct-check.sh [--arch-dir DIR] [--verbose] [--self-test]
 #   --self-test  also plants one violation of each kind into a copy of the kernels and
 #                fails unless every plant is reported (CI runs this: the checker is tested too)
 #   --plant NAME check a copy of the kernels with one planted violation (see PLANTS) and show
@@ -42,17 +43,18 @@ exec python3 - "$@" <<'PY'
 import argparse, os, re, shutil, subprocess, sys, tempfile
 
 # ---------------------------------------------------------------------------------------------
-# Per-kernel policy: explicit data, derived from each kernel's opening comment ("Register
-# plan", frame layout). flag_regs: registers that may feed a branch/cmov/setcc (what they hold).
-# public_mem: (base register, first offset, length, what): memory that holds only public values
-# (loads from it are public; a secret stored into it is a violation unless listed in
-# declassify). Stack slots are named the same way with base rsp or rbp. rip-relative constants
-# are public. Anything else loaded from memory is secret.
+# Per-kernel policy (arch/<name>/ct_policy.py): explicit data, derived from each kernel's
+# opening comment ("Register plan", frame layout). flag_regs: registers that may feed a
+# branch/cmov/setcc (what they hold). public_mem: (base register, first offset, length, what):
+# memory that holds only public values (loads from it are public; a secret stored into it is a
+# violation unless listed in declassify). Stack slots are named the same way with base rsp or
+# rbp. rip-relative constants are public. Anything else loaded from memory is secret.
+# The layouts below are shared by several kernels; policy files refer to them by name.
 # ---------------------------------------------------------------------------------------------
 G = dict(AAD=2560, SRC=2592, DST=2624, TAG=2656, AADLEFT=2688, TEXTLEFT=2720, ROUNDS=2752,
          TAGLEN=2768, ACTIVE=2784, DECRYPT=2788, INIT=2792, AUTHFAIL=2796, TAGMASK=2800,
          RMAX=2808, K10Q=2812, K12Q=2814, SIZE=2816)
-LANE_SCALARS = [  # struct mbgcmi_group scalars (mb/lanes.h, asm/include/lane_state.inc)
+LANE_SCALARS = [  # struct mbgcmi_group scalars (core/group.h, arch/x86/include/lane_state.inc)
     ('rdi', G['AAD'], 4 * 8, 'g->aad[4]: lane AAD pointers'),
     ('rdi', G['SRC'], 4 * 8, 'g->src[4]: lane input pointers'),
     ('rdi', G['DST'], 4 * 8, 'g->dst[4]: lane output pointers'),
@@ -72,129 +74,39 @@ LANE_SCALARS = [  # struct mbgcmi_group scalars (mb/lanes.h, asm/include/lane_st
 ]
 AUTHFAIL_DECL = [('rdi', G['AUTHFAIL'], 4,
                   'g->auth_fail: each lane\'s tag result, reduced to one bit per lane without '
-                  'a branch; the manager declassifies it (MBGCMI_DECLASSIFY) and acts on it')]
+                  'a branch; the scheduler declassifies it (MBGCMI_DECLASSIFY) and acts on it')]
 KEY_ROUNDS = ('rdi', 240, 4, 'key->rounds (struct mbgcmi_key: 10/12/14, public)')
 ARGS_RBP = ('rbp', 0x10, 0x18, 'stack arguments 7..9 (out, tag, decrypt)')
 
-KERNELS = {
-    'aes_keyexp_aesni': dict(
-        plan='rdi raw key, rsi rk, eax current word t (key), xmm0/xmm1 scratch',
-        flag_regs={}, public_mem=[], declassify=[]),
-    'cpu_x86': dict(
-        plan='CPUID/XGETBV wrappers: edi leaf, esi subleaf, rdx out (no secrets)',
-        flag_regs={}, public_mem=[], declassify=[]),
-    'gcm_aesni': dict(
-        plan='asm/gcm_aesni.asm "Register plan (ctr kernels and gcm)"',
-        flag_regs={
-            'rdi': 'k (key pointer)', 'rsi': 'ctr (ctr_*), j0 (gcm)', 'rdx': 's',
-            'rcx': 'in', 'r8': 'out', 'r9': 'blocks left', 'r10': 'c, the counter value '
-            '(from the IV: public)', 'rbx': 'gcm: message length', 'r12': 'gcm: AAD pointer',
-            'r13': 'gcm: AAD length', 'r14': 'gcm: partial length', 'r15': 'gcm: copy scratch',
-            'rbp': 'frame pointer', 'rsp': 'stack pointer'},
-        not_public={'rax': 'counter word ^ rk0 word 3 (key-derived)',
-                    'r11': 'rk0 word 3 (key) in the ctr kernels'},
-        public_mem=[KEY_ROUNDS, ARGS_RBP], declassify=[]),
-    'gcm_by16_avx2': dict(
-        plan='asm/gcm_by16_avx2.asm "Register plan"',
-        flag_regs={
-            'rdi': 'k', 'rsi': 'ctr (ctr_*), j0 (gcm)', 'rdx': 's', 'rcx': 'in', 'r8': 'out',
-            'r9': 'blocks left', 'rax': 'rounds', 'r10': 'gcm: AAD pointer',
-            'r11': 'gcm: AAD length', 'r12': 'gcm: partial-block length, copy scratch',
-            'r13': 'gcm: copy scratch', 'r14': 'gcm: copy scratch', 'r15': 'gcm: copy scratch',
-            'rbx': 'gcm: message length', 'rbp': 'frame pointer', 'rsp': 'stack pointer'},
-        public_mem=[KEY_ROUNDS, ARGS_RBP], declassify=[]),
-    'gcm_by16_avx512': dict(
-        plan='asm/gcm_by16_avx512.asm "Register plan" and the gcm/gcm12 entry comments',
-        flag_regs={
-            'rdi': 'k', 'rsi': 'ctr / j0; gcm: tail length', 'rdx': 's; gcm: length scratch',
-            'rcx': 'in', 'r8': 'out', 'r9': 'blocks left', 'rax': 'rounds, length scratch',
-            'r10': 'scratch (lengths; F tail blocks)', 'r11': 'gcm: AAD length; jobs: '
-            '&jobs[i], previous job index', 'r12': 'gcm: j0 pointer; jobs: current job',
-            'r13': 'gcm: tag pointer; jobs: fail mask', 'rbx': 'gcm: message length',
-            'r14': 'gcm: whole group pending (0/1); gcm12: tag_len | decrypt << 8',
-            'r15': 'gcm: scratch (block counts, power pointer); jobs: previous job\'s power '
-            'pointer',
-            'rbp': 'frame pointer', 'rsp': 'stack pointer'},
-        public_mem=[KEY_ROUNDS, ARGS_RBP,
-                    ('rsp', 16, 8, 'gcm: decrypt flag; jobs: JF_I'),
-                    ('rsp', 24, 8, 'gcm: mode (0: full tag out; 1: gcm12 handles the tag); '
-                     'jobs: JF_PTAG (previous job\'s tag pointer)'),
-                    ('rsp', 32, 32, 'jobs: JF_JOBS, JF_N (the job array and its length), '
-                     'JF_PMODE, JF_PIDX, JF_PF, JF_PTMASK (previous job: enc/dec, index, final '
-                     'block count, tag byte mask)'),
-                    ('r11', 0, 8, 'jobs: jobs[i] (addressed through an LEA)'),
-                    ('rsi', 15, 1, 'ctr kernels: the last byte of the counter block (from '
-                     'the IV, public): CTR_WB\'s no-wrap test'),
-                    ('r12', 0, 88, 'jobs: the current job\'s fields (pointers, lengths, '
-                     'dir; gcm: r12 is the J0 pointer, an IV-derived public block)')],
-        declassify=[],
-        declassify_setcc=[('mbgcmi_vaes_gcm', {'k3'},
-                           'gcm12 decrypt: KORTESTW of the differing counted tag bytes, SETNZ '
-                           'into the return value: the tag result, public by design, computed '
-                           'over all 16 bytes without a branch'),
-                          ('mbgcmi_vaes_gcm12_jobs', {'k3'},
-                           'jobs decrypt: the same tag result per job, SETNZ into its bit of '
-                           'the returned fail mask')]),
-    'gcm_x2_avx2': dict(
-        plan='asm/gcm_x2_avx2.asm "Register plan" (and asm/include/lane_phase.inc)',
-        flag_regs={
-            'rdi': 'g (lane group)', 'rbp': 'frame pointer', 'rsp': 'stack pointer',
-            'r8': 'lane input pointer', 'r9': 'lane input pointer',
-            'r10': 'lane input pointer / phase scratch', 'r11': 'lane input pointer / phase '
-            'scratch', 'rcx': 'blocks left in this step', 'rbx': 'finished lanes',
-            'rax': 'scalar scratch: lane lengths and masks', 'rdx': 'scalar scratch',
-            'rsi': 'scalar scratch'},
-        public_mem=LANE_SCALARS + [
-            ('rsp', 1408, 32, 'F_IN: per-lane bytes in'), ('rsp', 1440, 32, 'F_TM'),
-            ('rsp', 1472, 32, 'F_TAKE: bytes each lane takes'),
-            ('rsp', 1504, 32, 'F_LEFT: bytes left per lane'), ('rsp', 1536, 4, 'F_ACT'),
-            ('rsp', 1540, 4, 'F_AADL: AAD lanes'), ('rsp', 1544, 4, 'F_TEXT: text lanes'),
-            ('rsp', 1552, 8, 'F_NB: blocks of the step')],
-        declassify=AUTHFAIL_DECL),
-    'gcm_x4_aesni': dict(
-        plan='asm/gcm_x4_aesni.asm "Register plan" (and asm/include/lane_phase.inc)',
-        flag_regs={
-            'rdi': 'g (lane group)', 'rbp': 'frame pointer', 'rsp': 'stack pointer',
-            'r8': 'lane input pointer', 'r9': 'lane input pointer',
-            'r10': 'lane input pointer / phase scratch', 'r11': 'lane input pointer / phase '
-            'scratch', 'rcx': 'blocks left in this step', 'rbx': 'finished lanes',
-            'rax': 'scalar scratch: lane lengths and masks', 'rdx': 'scalar scratch',
-            'rsi': 'scalar scratch'},
-        public_mem=LANE_SCALARS + [
-            ('rsp', 960, 32, 'F_IN'), ('rsp', 992, 32, 'F_TM'), ('rsp', 1024, 32, 'F_TAKE'),
-            ('rsp', 1056, 32, 'F_LEFT'), ('rsp', 1088, 4, 'F_ACT'), ('rsp', 1092, 4, 'F_AADL'),
-            ('rsp', 1096, 4, 'F_TEXT'), ('rsp', 1104, 8, 'F_NB')],
-        declassify=AUTHFAIL_DECL),
-    'gcm_x4_avx512': dict(
-        plan='asm/gcm_x4_avx512.asm "Register plan"',
-        flag_regs={
-            'rdi': 'g (lane group)', 'rbp': 'frame pointer', 'rsp': 'stack pointer',
-            'rcx': 'blocks left in this step; phase scratch', 'rax': 'lane masks (kmovw)',
-            'rdx': 'lane masks (kmovw)',
-            'k2': 'AAD lanes / lanes whose phase ends (compare of u64 lengths)',
-            'k3': 'text lanes / finishing lanes', 'k4': 'lanes with a partial block'},
-        public_mem=LANE_SCALARS + [
-            ('rsp', 1044, 4, 'F_ACT: busy lanes'), ('rsp', 1048, 4, 'F_TEXT: text lanes'),
-            ('rsp', 1056, 8, 'F_NB: blocks of the bulk step')],
-        declassify=AUTHFAIL_DECL),
-    'gcm_x4short_avx512': dict(
-        plan='asm/gcm_x4short_avx512.asm "Register plan"',
-        flag_regs={
-            'rsi': 'b (the batch)', 'rdi': 'b->active (lane mask; the plan omits it)',
-            'rax': 'lane count / masks', 'rsp': 'stack pointer', 'rbp': 'frame pointer',
-            'r12': 'lane 0 key pointer (compared with the others: one key for all lanes?)',
-            'r13': 'lane 1 key pointer', 'r14': 'lane 2 key pointer',
-            'r15': 'lane 3 key pointer'},
-        public_mem=[
-            ('rsi', 0, 64, 'b->job[4], tagmask, active, decrypt, nblk, rmax, k10q, k12q'),
-            ('rsi', 64, 64, 'b->lenblk (lengths)'),
-            ('r8', 0, 88, 'lane 0 job fields (pointers, lengths, dir)'),
-            ('r9', 0, 88, 'lane 1 job fields'), ('r10', 0, 88, 'lane 2 job fields'),
-            ('r11', 0, 88, 'lane 3 job fields'),
-            ('r12', 240, 4, 'lane 0 key->rounds'), ('r13', 240, 4, 'lane 1 key->rounds'),
-            ('r14', 240, 4, 'lane 2 key->rounds'), ('r15', 240, 4, 'lane 3 key->rounds')],
-        declassify=[]),
-}
+SHARED = dict(G=G, LANE_SCALARS=LANE_SCALARS, AUTHFAIL_DECL=AUTHFAIL_DECL,
+              KEY_ROUNDS=KEY_ROUNDS, ARGS_RBP=ARGS_RBP)
+
+
+def load_policies(arch_dir):
+    """POLICY of every arch/<name>/ct_policy.py, merged: kernel name -> (folder, policy)."""
+    out = {}
+    for folder in sorted(os.listdir(arch_dir)):
+        path = os.path.join(arch_dir, folder, 'ct_policy.py')
+        if not os.path.isfile(path):
+            continue
+        ns = dict(SHARED)
+        exec(compile(open(path).read(), path, 'exec'), ns)
+        for name, pol in ns['POLICY'].items():
+            if name in out:
+                print('ct-check: kernel %s has a policy in two folders' % name, file=sys.stderr)
+                sys.exit(2)
+            out[name] = (folder, pol)
+    return out
+
+
+def kernel_sources(arch_dir):
+    """(folder, kernel name) of every arch/*/*.asm."""
+    res = []
+    for folder in sorted(os.listdir(arch_dir)):
+        d = os.path.join(arch_dir, folder)
+        if os.path.isdir(d):
+            res += [(folder, f[:-4]) for f in sorted(os.listdir(d)) if f.endswith('.asm')]
+    return res
 
 # ---------------------------------------------------------------------------------------------
 # Planted violations for the self-test: (kernel, anchor regex in the .asm source, lines inserted
@@ -205,13 +117,14 @@ PLANTS = {
               ['        vmovdqu xmm11, [rdi + rax]'], {'index'}),
     'undocumented-register': ('gcm_aesni', r'^mbgcmi_aesni_block:',
                               ['        test r11, r11', '        jz $+2'], {'flags'}),
-    'vector-flags': ('gcm_by16_avx512', r'^mbgcmi_vaes_ghash:',
+    'vector-flags': ('gcm_by16_avx512', r'^mbgcmi_avx512_ghash:',
                      ['        vmovdqu xmm1, [rdx]', '        vptest xmm1, xmm1',
                       '        jz $+2'], {'flags', 'taint'}),
-    'early-exit-tag-compare': ('gcm_x4_aesni', r'pmovmskb eax, xmm10',
-                               ['        cmp eax, 0xFFFF', '        jne $+2'], {'taint'}),
-    'cmov-on-tag-mask': ('gcm_x2_avx2', r'vpmovmskb eax, ymm10',
-                         ['        test eax, eax', '        cmovnz edx, esi'], {'taint'}),
+    'early-exit-tag-compare': ('gcm_x4short_avx512', r'kmovw\s+eax, k3',
+                               ['        cmp eax, 0', '        jne $+2'], {'taint'}),
+    'cmov-on-tag-mask': ('gcm_x4short_avx512', r'vptestmq\s+k3, zmm28, zmm28',
+                         ['        kmovw edx, k3', '        test edx, edx',
+                          '        cmovnz ecx, esi'], {'taint'}),
     'setcc-on-keystream': ('gcm_x4_avx512', r'^\.k1_no_text:',
                            ['        vmovq rdx, xmm0', '        test rdx, rdx',
                             '        setz dl'], {'taint'}),
@@ -770,30 +683,34 @@ def analyse(kernel, insns, funcs, src_lines, verbose):
     return res, stats
 
 
-def assemble(asm_dir, name, out_dir):
-    src = os.path.join(asm_dir, name + '.asm')
+def assemble(arch_dir, folder, name, out_dir):
+    """nasm with the shared includes (arch/x86/include) and the kernel's own folder."""
+    src = os.path.join(arch_dir, folder, name + '.asm')
     obj = os.path.join(out_dir, name + '.o')
-    inc = os.path.join(asm_dir, 'include') + '/'
-    subprocess.run(['nasm', '-f', 'elf64', '-I', inc, '-o', obj, src], check=True)
+    inc = os.path.join(arch_dir, 'x86', 'include') + '/'
+    own = os.path.join(arch_dir, folder) + '/'
+    subprocess.run(['nasm', '-f', 'elf64', '-I', inc, '-I', own, '-o', obj, src], check=True)
     return obj
 
 
-def check_tree(asm_dir, verbose, quiet=False, only=None):
-    names = sorted(os.path.basename(f)[:-4] for f in os.listdir(asm_dir) if f.endswith('.asm'))
+def check_tree(arch_dir, verbose, quiet=False, only=None):
+    kernels = kernel_sources(arch_dir)
     if only:
-        names = [n for n in names if n == only]
-    unknown = [n for n in names if n not in KERNELS]
+        kernels = [(f, n) for (f, n) in kernels if n == only]
+    policies = load_policies(arch_dir)
+    unknown = ['arch/%s/%s.asm' % (f, n) for (f, n) in kernels
+               if n not in policies or policies[n][0] != f]
     if unknown:
-        print('ct-check: no policy for %s: add it to KERNELS in scripts/ct-check.sh' %
+        print('ct-check: no policy for %s: add it to the folder\'s ct_policy.py' %
               ', '.join(unknown), file=sys.stderr)
         sys.exit(2)
     all_viol = []
     tot = dict(insns=0, consumers=0, memops=0)
     with tempfile.TemporaryDirectory(prefix='ct-check.') as tmp:
-        for n in names:
-            obj = assemble(asm_dir, n, tmp)
+        for (folder, n) in kernels:
+            obj = assemble(arch_dir, folder, n, tmp)
             insns, funcs = disassemble(obj)
-            viol, stats = analyse(Kernel(n, KERNELS[n]), insns, funcs, None, verbose)
+            viol, stats = analyse(Kernel(n, policies[n][1]), insns, funcs, None, verbose)
             for k in tot:
                 tot[k] += stats[k]
             if not quiet:
@@ -806,7 +723,7 @@ def check_tree(asm_dir, verbose, quiet=False, only=None):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--asm-dir', default='asm')
+    ap.add_argument('--arch-dir', default='arch')
     ap.add_argument('--verbose', action='store_true')
     ap.add_argument('--self-test', action='store_true')
     ap.add_argument('--plant')
@@ -822,12 +739,12 @@ def main():
         return 0
     if a.plant:
         with tempfile.TemporaryDirectory(prefix='ct-plant.') as tmp:
-            d = plant_tree(a.asm_dir, tmp, a.plant)
+            d = plant_tree(a.arch_dir, tmp, a.plant)
             viol, _ = check_tree(d, a.verbose)
             for rule, msg in viol:
                 print('VIOLATION [%s] %s' % (rule, msg))
             return 1 if viol else 0
-    viol, tot = check_tree(a.asm_dir, a.verbose)
+    viol, tot = check_tree(a.arch_dir, a.verbose)
     for rule, msg in viol:
         print('VIOLATION [%s] %s' % (rule, msg))
     print('ct-check: %d instructions, %d branch/cmov/setcc checked, %d memory operands '
@@ -837,7 +754,7 @@ def main():
         caught = 0
         for name in PLANTS:
             with tempfile.TemporaryDirectory(prefix='ct-plant.') as tmp:
-                d = plant_tree(a.asm_dir, tmp, name)
+                d = plant_tree(a.arch_dir, tmp, name)
                 pv, _ = check_tree(d, False, quiet=True, only=PLANTS[name][0])
             # rules whose count of violations in the planted kernel went up
             kern = PLANTS[name][0] + ':'
@@ -856,14 +773,18 @@ def main():
     return rc
 
 
-def plant_tree(asm_dir, tmp, name):
+def plant_tree(arch_dir, tmp, name):
     if name not in PLANTS:
         print('ct-check: unknown plant %s (--list-plants)' % name, file=sys.stderr)
         sys.exit(2)
     kern, anchor, lines, _ = PLANTS[name]
-    d = os.path.join(tmp, 'asm')
-    shutil.copytree(asm_dir, d)
-    path = os.path.join(d, kern + '.asm')
+    d = os.path.join(tmp, 'arch')
+    shutil.copytree(arch_dir, d, ignore=shutil.ignore_patterns('*.c', '*.h', '__pycache__'))
+    folder = [f for (f, n) in kernel_sources(d) if n == kern]
+    if not folder:
+        print('ct-check: plant %s: no kernel %s' % (name, kern), file=sys.stderr)
+        sys.exit(2)
+    path = os.path.join(d, folder[0], kern + '.asm')
     src = open(path).read().split('\n')
     for j, l in enumerate(src):
         if re.search(anchor, l):

@@ -30,8 +30,11 @@ if [ "$BUILD_IT" -eq 1 ]; then
         -DMBGCM_BUILD_PERF=OFF -DMBGCM_DPDK=OFF -DMBGCM_SANITIZE= >"$BUILD/build.log" 2>&1 &&
   cmake --build "$BUILD" -j "$(nproc)" --target mbgcm_static >>"$BUILD/build.log" 2>&1 ||
     { cat "$BUILD/build.log" >&2; echo "dudect: build failed" >&2; exit 1; }
-  cc -O2 -march=native -DMBGCM_HAVE_NASM -I api -I mb -I jobs -I cobble \
-     test/dudect/mbgcm_dudect.c "$BUILD/libmbgcm.a" -lcrypto -lpthread -lm \
+  cmake --build "$BUILD" -j "$(nproc)" --target mbgcm_cobble_static >>"$BUILD/build.log" 2>&1 ||
+    { cat "$BUILD/build.log" >&2; echo "dudect: build failed" >&2; exit 1; }
+  cc -O2 -march=native -DMBGCM_HAVE_NASM -I api -I core -I jobs -I cobble \
+     test/dudect/mbgcm_dudect.c "$BUILD/libmbgcm-cobble.a" "$BUILD/libmbgcm.a" -lcrypto \
+     -lpthread -lm \
      -o "$BUILD/mbgcm_dudect"
 fi
 PIN=()

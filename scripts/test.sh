@@ -4,7 +4,7 @@
 # Builds: release (NASM kernels, -O2, plus the DPDK PMD crypto_mbgcm and its tests),
 #         asan (ASan+UBSan, randomized counts scaled down),
 #         portable (MBGCM_USE_NASM=OFF: the generic C path only, as on non-x86 targets),
-#         and the hardening checks (issue 9, docs/security.md): ctcheck (objdump/data-flow
+#         and the hardening checks (docs/security.md): ctcheck (objdump/data-flow
 #         check of every NASM kernel, with its planted-violation self-test), ctgrind (valgrind
 #         memcheck with secrets undefined: generic and aesni paths and all C code), fuzz
 #         (libFuzzer harnesses, clang + ASan/UBSan, fixed -seed/-runs from test/fuzz/corpus),
@@ -59,7 +59,7 @@ want asan && run_build asan -DMBGCM_SANITIZE=address,undefined -DCMAKE_BUILD_TYP
   -DMBGCM_DPDK=OFF
 want portable && run_build portable -DMBGCM_USE_NASM=OFF -DMBGCM_DPDK=OFF
 
-# ---- hardening checks (issue 9) -----------------------------------------------------------
+# ---- hardening checks -----------------------------------------------------------------------
 # Each builds only what it runs, in its own directory.
 run_check() { # NAME "targets" "ctest args" cmake-args...
   local name="$1" targets="$2" cargs="$3"; shift 3

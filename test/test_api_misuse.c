@@ -10,6 +10,7 @@
 #include <limits.h>
 
 #include "test_util.h"
+#include "validate.h"
 
 #define PAT 0xC3
 #define TEXT 64
@@ -37,7 +38,7 @@ static int setup(void **state)
     if (mbgcm_key_init(&fx.key, fx.raw, 16) != MBGCM_OK) {
         return -1;
     }
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
     return 0;
 }
 
@@ -281,15 +282,15 @@ static void null_pointer_errors(void **state)
 static void null_allowed_when_empty(void **state)
 {
     (void)state;
-    int arches[MBGCMI_ARCH_COUNT];
+    int arches[MBGCMI_MAX_ARCHES];
     const int na = tu_supported_arches(arches);
     uint8_t rtag_a[16], rtag_b[16], rtag_c[16], ct[TEXT], out[TEXT];
     tu_ossl_gcm_encrypt(fx.raw, 16, fx.iv, 12, NULL, 0, NULL, 0, NULL, rtag_a, 16);
     tu_ossl_gcm_encrypt(fx.raw, 16, fx.iv, 12, NULL, 0, fx.pt, TEXT, ct, rtag_b, 16);
     tu_ossl_gcm_encrypt(fx.raw, 16, fx.iv, 12, fx.aad, AADN, NULL, 0, NULL, rtag_c, 16);
     for (int i = 0; i < na; i++) {
-        mbgcmi_set_oneshot_arch(arches[i]);
-        const char *an = mbgcmi_arch_name(arches[i]);
+        tu_set_oneshot_arch(arches[i]);
+        const char *an = tu_arch_name(arches[i]);
         uint8_t tag[16];
         /* all empty: GMAC of nothing */
         assert_int_equal(mbgcm_encrypt(&fx.key, fx.iv, 12, NULL, 0, NULL, 0, NULL, tag, 16),
@@ -326,7 +327,7 @@ static void null_allowed_when_empty(void **state)
         assert_int_equal(mbgcm_decrypt(&fx.key, fx.iv, 12, fx.aad, AADN, NULL, 0, NULL, bad, 16),
                          MBGCM_ERR_AUTH);
     }
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
 }
 
 static void overlap_errors(void **state)
@@ -361,11 +362,11 @@ static void overlap_errors(void **state)
     }
 
     /* adjacent buffers do not overlap; in == out is in-place; per arch */
-    int arches[MBGCMI_ARCH_COUNT];
+    int arches[MBGCMI_MAX_ARCHES];
     const int na = tu_supported_arches(arches);
     for (int a = 0; a < na; a++) {
-        mbgcmi_set_oneshot_arch(arches[a]);
-        const char *an = mbgcmi_arch_name(arches[a]);
+        tu_set_oneshot_arch(arches[a]);
+        const char *an = tu_arch_name(arches[a]);
         static const long adj[] = {TEXT, -TEXT, 0};
         for (int j = 0; j < 3; j++) {
             uint8_t *in = big + TEXT, *out = in + adj[j], tag[16];
@@ -384,19 +385,19 @@ static void overlap_errors(void **state)
             TU_MEM_EQ(out, fx.pt, TEXT, "%s: out = in %+ld plaintext", an, adj[j]);
         }
     }
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
 }
 
 /* ---- authentication ------------------------------------------------------------------------ */
 static void auth_failure_zeroes(void **state)
 {
     (void)state;
-    int arches[MBGCMI_ARCH_COUNT];
+    int arches[MBGCMI_MAX_ARCHES];
     const int na = tu_supported_arches(arches);
     static const size_t tls[] = {4, 8, 12, 16};
     for (int a = 0; a < na; a++) {
-        mbgcmi_set_oneshot_arch(arches[a]);
-        const char *an = mbgcmi_arch_name(arches[a]);
+        tu_set_oneshot_arch(arches[a]);
+        const char *an = tu_arch_name(arches[a]);
         for (int t = 0; t < 4; t++) {
             for (int bit = 0; bit < 8 * (int)tls[t]; bit += 5) {
                 uint8_t bad[16], out[TEXT], buf[TEXT];
@@ -429,20 +430,20 @@ static void auth_failure_zeroes(void **state)
                          MBGCM_ERR_INVALID);
         assert_true(tu_all_byte(out, TEXT, PAT));
     }
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
 }
 
 /* mbgcm_decrypt reads the tag first, so it may live inside |out|. */
 static void decrypt_tag_inside_out(void **state)
 {
     (void)state;
-    int arches[MBGCMI_ARCH_COUNT];
+    int arches[MBGCMI_MAX_ARCHES];
     const int na = tu_supported_arches(arches);
     static const size_t pos[] = {0, 1, 24, TEXT - 16};
     static const size_t tls[] = {16, 12, 4};
     for (int a = 0; a < na; a++) {
-        mbgcmi_set_oneshot_arch(arches[a]);
-        const char *an = mbgcmi_arch_name(arches[a]);
+        tu_set_oneshot_arch(arches[a]);
+        const char *an = tu_arch_name(arches[a]);
         for (size_t p = 0; p < sizeof pos / sizeof pos[0]; p++) {
             for (int t = 0; t < 3; t++) {
                 uint8_t out[TEXT];
@@ -466,22 +467,22 @@ static void decrypt_tag_inside_out(void **state)
             }
         }
     }
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
 }
 
 static void unsupported_arch(void **state)
 {
     (void)state;
-    mbgcmi_set_oneshot_arch(MBGCMI_ARCH_NONE);
+    tu_set_oneshot_arch(TU_ARCH_NONE);
     both_fail(MBGCM_ERR_UNSUPPORTED, &fx.key, fx.iv, 12, fx.aad, AADN, TEXT, 16, 0, 0, 0,
               "arch none");
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
     uint8_t out[TEXT], tag[16];
     assert_int_equal(mbgcm_encrypt(&fx.key, fx.iv, 12, fx.aad, AADN, fx.pt, TEXT, out, tag, 16),
                      MBGCM_OK);
 }
 
-/* mb/mbgcm_internal.h documents the order of mbgcmi_check_args (shared by the one-shot calls
+/* jobs/validate.h documents the order of mbgcmi_check_args (shared by the one-shot calls
    and the job manager): key, IV length, AAD/message length, tag length, NULL pointers,
    overlap. Every combination of those faults must report the first one. */
 static void check_args_documented_order(void **state)

@@ -127,16 +127,16 @@ void tc_sha256(const uint8_t *p, size_t n, uint8_t out[32])
 int tc_arches(const char *names[5], int fast[5])
 {
     int n = 0;
-    for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
-        if (mbgcmi_arch_supported(a)) {
+    for (int a = 0; a < tu_arch_count(); a++) {
+        if (tu_arch_supported(a)) {
             if (fast) {
-                fast[n] = a != MBGCMI_ARCH_GENERIC;
+                fast[n] = a != TU_ARCH("generic");
             }
-            names[n++] = mbgcmi_arch_name(a);
+            names[n++] = tu_arch_name(a);
         }
     }
     if (fast) {
-        fast[n] = mbgcmi_arch_best() != MBGCMI_ARCH_GENERIC;
+        fast[n] = tu_arch_best() != TU_ARCH("generic");
     }
     names[n++] = NULL; /* auto */
     return n;

@@ -123,7 +123,7 @@ static void random_reads(const struct sealed *m, unsigned threads, size_t count)
 static void test_random_ranges(void **state)
 {
     (void)state;
-    const int fast = mbgcmi_arch_best() != MBGCMI_ARCH_GENERIC;
+    const int fast = tu_arch_best() != TU_ARCH("generic");
     static const size_t lens[] = {0, 1, C - 1, C, C + 1, 7 * C + 1234, 4 * C};
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
         struct sealed m;

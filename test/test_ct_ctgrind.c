@@ -1,6 +1,6 @@
 /*
  * test_ct_ctgrind.c — constant-time check of the generic and aesni paths and of all C code
- * under valgrind memcheck (the "ctgrind" technique, issue 9).
+ * under valgrind memcheck (the "ctgrind" technique).
  *
  * Secrets are marked undefined with VALGRIND_MAKE_MEM_UNDEFINED: raw key bytes, the expanded
  * key (round keys, hash-key powers and their Karatsuba halves; the round count, key length
@@ -71,12 +71,12 @@ static void case_end(int cat)
     }
 }
 
-static const int arches[2] = {MBGCMI_ARCH_GENERIC, MBGCMI_ARCH_AESNI};
+static int arches[2]; /* generic and aesni by registry position (set in main) */
 
 static int arch_ok(int arch)
 {
-    if (!mbgcmi_arch_supported(arch)) {
-        print_message("%s: not supported here\n", mbgcmi_arch_name(arch));
+    if (!tu_arch_supported(arch)) {
+        print_message("%s: not supported here\n", tu_arch_name(arch));
         return 0;
     }
     return 1;
@@ -135,14 +135,14 @@ static void t_key_expand(void **state)
                 mbgcm_key ref, k;
                 uint8_t raw[32];
                 tu_rng_fill(&rng, raw, sizeof raw);
-                mbgcmi_key_expand(&ref, raw, kl, MBGCMI_ARCH_GENERIC); /* defined reference */
-                case_begin("key expansion arch=%s key_len=%zu", mbgcmi_arch_name(arches[ai]), kl);
+                mbgcmi_key_expand(&ref, raw, kl, tu_arch(TU_ARCH("generic"))); /* defined reference */
+                case_begin("key expansion arch=%s key_len=%zu", tu_arch_name(arches[ai]), kl);
                 SECRET(raw, kl);
-                mbgcmi_key_expand(&k, raw, kl, arches[ai]);
+                mbgcmi_key_expand(&k, raw, kl, tu_arch(arches[ai]));
                 PUBLIC(&k, sizeof k);
                 PUBLIC(raw, kl);
                 case_end(C_KEY);
-                TU_MEM_EQ(&k, &ref, sizeof k, "key expansion on %s", mbgcmi_arch_name(arches[ai]));
+                TU_MEM_EQ(&k, &ref, sizeof k, "key expansion on %s", tu_arch_name(arches[ai]));
                 mbgcm_key_wipe(&k);
                 mbgcm_key_wipe(&ref);
             }
@@ -169,7 +169,7 @@ static void t_oneshot(void **state)
         if (!arch_ok(arches[ai])) {
             continue;
         }
-        mbgcmi_set_oneshot_arch(arches[ai]);
+        tu_set_oneshot_arch(arches[ai]);
         for (size_t li = 0; li < sizeof msg_lens / sizeof msg_lens[0]; li++) {
             const size_t len = msg_lens[li];
             const size_t al = aad_lens[li % (sizeof aad_lens / sizeof aad_lens[0])];
@@ -182,7 +182,7 @@ static void t_oneshot(void **state)
             tu_ossl_gcm_encrypt(k->raw, k->len, iv, ivl, aad, al, pt, len, ref, rtag, 16);
             /* encrypt: plaintext secret */
             case_begin("one-shot encrypt arch=%s len=%zu aad=%zu iv=%zu tag=%zu",
-                       mbgcmi_arch_name(arches[ai]), len, al, ivl, tl);
+                       tu_arch_name(arches[ai]), len, al, ivl, tl);
             SECRET(pt, len);
             assert_int_equal(mbgcm_encrypt(&k->key, iv, ivl, aad, al, pt, len, ct, tag, tl),
                              MBGCM_OK);
@@ -200,7 +200,7 @@ static void t_oneshot(void **state)
                     et[tu_rng_below(&rng, tl)] ^= (uint8_t)(1u << tu_rng_below(&rng, 8));
                 }
                 case_begin("one-shot decrypt arch=%s len=%zu aad=%zu iv=%zu tag=%zu %s",
-                           mbgcmi_arch_name(arches[ai]), len, al, ivl, tl, bad ? "bad" : "good");
+                           tu_arch_name(arches[ai]), len, al, ivl, tl, bad ? "bad" : "good");
                 SECRET(et, tl);
                 const int st = mbgcm_decrypt(&k->key, iv, ivl, aad, al, ref, len, out, et, tl);
                 PUBLIC(out, len);
@@ -220,7 +220,7 @@ static void t_oneshot(void **state)
             tu_rng_fill(&rng, pt, len);
             memcpy(out, pt, len);
             tu_ossl_gcm_encrypt(k->raw, k->len, iv, 12, NULL, 0, pt, len, ref, rtag, 16);
-            case_begin("one-shot in place arch=%s len=%zu", mbgcmi_arch_name(arches[ai]), len);
+            case_begin("one-shot in place arch=%s len=%zu", tu_arch_name(arches[ai]), len);
             SECRET(out, len);
             assert_int_equal(mbgcm_encrypt(&k->key, iv, 12, NULL, 0, out, len, out, tag, 16),
                              MBGCM_OK);
@@ -230,7 +230,7 @@ static void t_oneshot(void **state)
             TU_MEM_EQ(out, ref, len, "in place");
         }
     }
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
     ckeys_free(keys, 3);
 }
 
@@ -245,7 +245,7 @@ static void t_ctx(void **state)
         if (!arch_ok(arches[ai])) {
             continue;
         }
-        mbgcmi_set_oneshot_arch(arches[ai]);
+        tu_set_oneshot_arch(arches[ai]);
         for (int m = 0; m < 8; m++) {
             const struct ckey *k = &keys[m % 3];
             const size_t len = (size_t)tu_rng_below(&rng, sizeof pt + 1);
@@ -265,7 +265,7 @@ static void t_ctx(void **state)
                         et[0] ^= 0x80;
                     }
                     case_begin("incremental %s arch=%s len=%zu aad=%zu iv=%zu%s",
-                               dir ? "decrypt" : "encrypt", mbgcmi_arch_name(arches[ai]), len, al,
+                               dir ? "decrypt" : "encrypt", tu_arch_name(arches[ai]), len, al,
                                ivl, bad ? " bad tag" : "");
                     const uint8_t *src = dir ? ref : pt;
                     uint8_t *dst = dir ? out : ct;
@@ -304,7 +304,7 @@ static void t_ctx(void **state)
             }
         }
     }
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
     ckeys_free(keys, 3);
 }
 
@@ -506,7 +506,7 @@ static void t_mgr(void **state)
         for (int li = 0; li < 2; li++) {
             for (int variant = 0; variant < 3; variant++) {
                 mbgcm_config cfg = {0};
-                cfg.arch = mbgcmi_arch_name(arches[ai]);
+                cfg.arch = tu_arch_name(arches[ai]);
                 cfg.lanes = lanes_cfg[li];
                 cfg.queue_size = variant == 2 ? 4 : 16;
                 cfg.flush_timeout_ns = variant == 1 ? 1000 : 0;
@@ -520,8 +520,8 @@ static void t_mgr(void **state)
                 }
                 char what[96];
                 snprintf(what, sizeof what, "manager arch=%s lanes=%u variant=%d",
-                         mbgcmi_arch_name(arches[ai]), cfg.lanes, variant);
-                mgr_session(m, keys, 6, arches[ai] == MBGCMI_ARCH_GENERIC ? 60 : 120, 400, what,
+                         tu_arch_name(arches[ai]), cfg.lanes, variant);
+                mgr_session(m, keys, 6, arches[ai] == TU_ARCH("generic") ? 60 : 120, 400, what,
                             C_MGR_JOBS);
                 mbgcm_mgr_free(m);
             }
@@ -530,7 +530,7 @@ static void t_mgr(void **state)
     ckeys_free(keys, 6);
 }
 
-/* A C short kernel with the contract of mbgcmi_short_avx512 (mb/lanes.h), on the generic
+/* A C short kernel with the contract of mbgcmi_avx512_short (core/group.h), on the generic
    single-stream ops: lets the manager's short-job staging run under memcheck. */
 static unsigned c_short_kernel(const struct mbgcmi_short_batch *b)
 {
@@ -541,15 +541,15 @@ static unsigned c_short_kernel(const struct mbgcmi_short_batch *b)
         }
         const mbgcm_job *job = b->job[i];
         uint8_t j0[16], t[16];
-        mbgcmi_gcm_j0(&mbgcmi_gcm_ops_generic, mbgcmi_key_c(job->key), job->iv, 12, j0);
+        mbgcmi_gcm_j0(tu_arch(TU_ARCH("generic")), mbgcmi_key_c(job->key), job->iv, 12, j0);
         if (b->decrypt >> i & 1) {
             uint8_t expect[16];
             memcpy(expect, job->tag, job->tag_len);
-            mbgcmi_gcm_crypt_j0(&mbgcmi_gcm_ops_generic, mbgcmi_key_c(job->key), j0, job->aad,
+            mbgcmi_gcm_crypt_j0(tu_arch(TU_ARCH("generic")), mbgcmi_key_c(job->key), j0, job->aad,
                                 job->aad_len, job->src, job->len, job->dst, 1, t);
             fail |= (unsigned)!mbgcmi_ct_equal(t, expect, job->tag_len) << i;
         } else {
-            mbgcmi_gcm_crypt_j0(&mbgcmi_gcm_ops_generic, mbgcmi_key_c(job->key), j0, job->aad,
+            mbgcmi_gcm_crypt_j0(tu_arch(TU_ARCH("generic")), mbgcmi_key_c(job->key), j0, job->aad,
                                 job->aad_len, job->src, job->len, job->dst, 0, t);
             memcpy(job->tag, t, job->tag_len);
         }
@@ -561,9 +561,9 @@ static void t_stages(void **state)
 {
     (void)state;
     struct ckey *keys = ckeys_new(3);
-    static struct mbgcmi_lane_ops ops;
-    ops = *mbgcmi_lane_ops_for(MBGCMI_ARCH_GENERIC);
-    ops.short_kernel = c_short_kernel;
+    static struct mbgcmi_arch arch;
+    arch = *tu_arch(TU_ARCH("generic"));
+    arch.short_kernel = c_short_kernel;
     for (int variant = 0; variant < 2; variant++) {
         mbgcm_config cfg = {0};
         cfg.arch = "generic";
@@ -571,7 +571,7 @@ static void t_stages(void **state)
         cfg.flush_timeout_ns = variant ? 1000 : 0;
         mbgcm_mgr *m = NULL;
         assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_OK);
-        m->lanes.ops = &ops;
+        m->arch = &arch;
         mbgcmi_mgr_set_clock(m, fake_clock, NULL);
         mgr_session(m, keys, 3, 100, 130, variant ? "stages with timeout" : "stages",
                     C_STAGE_JOBS);
@@ -615,7 +615,7 @@ static void t_cobble(void **state)
             continue;
         }
         mbgcm_cobble_opts opts = {0};
-        opts.arch = mbgcmi_arch_name(arches[ai]);
+        opts.arch = tu_arch_name(arches[ai]);
         for (size_t pi = 0; pi < sizeof pt_lens / sizeof pt_lens[0]; pi++) {
             const size_t pt_len = pt_lens[pi];
             const size_t kl = pi % 2 ? 16 : 32;
@@ -739,6 +739,8 @@ static int __attribute__((noinline)) leaky_compare(const uint8_t *a, const uint8
 int main(int argc, char **argv)
 {
     tu_seed();
+    arches[0] = TU_ARCH("generic");
+    arches[1] = TU_ARCH("aesni");
     tu_rng_init(&rng, "ct_ctgrind");
     if (argc > 1 && strcmp(argv[1], "--selftest-leak") == 0) {
         uint8_t a[16], b[16];

@@ -55,15 +55,15 @@ static size_t pick_len(void)
 static void test_split_vs_oneshot(void **state)
 {
     (void)state;
-    int arches[MBGCMI_ARCH_COUNT];
+    int arches[MBGCMI_MAX_ARCHES];
     const int na = tu_supported_arches(arches);
-    uint64_t counts[MBGCMI_ARCH_COUNT] = {0};
+    uint64_t counts[MBGCMI_MAX_ARCHES] = {0};
     uint8_t *in = tu_xmalloc(70000), *ref = tu_xmalloc(70000), *out = tu_xmalloc(70000);
     uint8_t *back = tu_xmalloc(70000);
     for (int ai = 0; ai < na; ai++) {
         const int a = arches[ai];
-        mbgcmi_set_oneshot_arch(a);
-        const size_t cases = tu_scaled(a == MBGCMI_ARCH_GENERIC ? 300 : 3000);
+        tu_set_oneshot_arch(a);
+        const size_t cases = tu_scaled(a == TU_ARCH("generic") ? 300 : 3000);
         for (size_t c = 0; c < cases; c++) {
             tu_key k;
             tu_key_random(&rng, &k, 0);
@@ -72,7 +72,7 @@ static void test_split_vs_oneshot(void **state)
             const size_t aad_len = tu_rng_below(&rng, 3) ? tu_rng_below(&rng, 40) :
                                                           tu_rng_below(&rng, 700);
             size_t len = pick_len();
-            if (a == MBGCMI_ARCH_GENERIC && len > 3000) {
+            if (a == TU_ARCH("generic") && len > 3000) {
                 len = tu_rng_below(&rng, 3000); /* the portable path is slow */
             }
             tu_rng_fill(&rng, iv, iv_len);
@@ -102,9 +102,9 @@ static void test_split_vs_oneshot(void **state)
             const size_t tl = (size_t[]){4, 8, 12, 13, 14, 15, 16}[tu_rng_below(&rng, 7)];
             assert_int_equal(mbgcm_ctx_final(&ctx, t, tl), MBGCM_OK);
             TU_CHECK(memcmp(dst, ref, len) == 0, "arch %s len %zu: ciphertext differs at %ld",
-                     mbgcmi_arch_name(a), len, tu_first_diff(dst, ref, len));
+                     tu_arch_name(a), len, tu_first_diff(dst, ref, len));
             TU_CHECK(memcmp(t, tref, tl) == 0, "arch %s len %zu: tag differs",
-                     mbgcmi_arch_name(a), len);
+                     tu_arch_name(a), len);
             TU_CHECK(tu_all_byte(&ctx, sizeof ctx, 0), "context not wiped after final");
             /* decrypt in pieces; verify; a flipped tag bit must fail */
             assert_int_equal(mbgcm_ctx_init(&ctx, &k.key, MBGCM_DECRYPT, iv, iv_len, aad,
@@ -116,7 +116,7 @@ static void test_split_vs_oneshot(void **state)
             }
             assert_int_equal(mbgcm_ctx_verify(&ctx, t, tl), bad ? MBGCM_ERR_AUTH : MBGCM_OK);
             TU_CHECK(memcmp(out, in, len) == 0, "arch %s len %zu: plaintext differs",
-                     mbgcmi_arch_name(a), len);
+                     tu_arch_name(a), len);
             TU_CHECK(tu_all_byte(&ctx, sizeof ctx, 0), "context not wiped after verify");
             counts[a]++;
         }
@@ -135,7 +135,7 @@ static void test_misuse(void **state)
     tu_key_random(&rng, &k, 16);
     mbgcm_ctx ctx;
     uint8_t iv[12] = {0}, buf[64] = {0}, tag[16] = {0};
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
     assert_int_equal(mbgcm_ctx_init(NULL, &k.key, MBGCM_ENCRYPT, iv, 12, NULL, 0),
                      MBGCM_ERR_INVALID);
     assert_int_equal(mbgcm_ctx_init(&ctx, NULL, MBGCM_ENCRYPT, iv, 12, NULL, 0),
@@ -174,10 +174,83 @@ static void test_misuse(void **state)
     mbgcm_ctx_wipe(&ctx);
     mbgcm_ctx_wipe(NULL);
     /* an unsupported one-shot arch */
-    mbgcmi_set_oneshot_arch(MBGCMI_ARCH_NONE);
+    tu_set_oneshot_arch(TU_ARCH_NONE);
     assert_int_equal(mbgcm_ctx_init(&ctx, &k.key, MBGCM_ENCRYPT, iv, 12, NULL, 0),
                      MBGCM_ERR_UNSUPPORTED);
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
+}
+
+/* mbgcm_ctx_copy: on every arch, a copy taken at any point of a message is an independent
+   context: the copy and the original each finish with the one-shot result of their own
+   message (the shared prefix plus what each was fed afterwards); both decrypt and encrypt;
+   misuse returns MBGCM_ERR_INVALID and leaves dst as it was. */
+static void test_copy(void **state)
+{
+    (void)state;
+    int arches[MBGCMI_MAX_ARCHES];
+    const int na = tu_supported_arches(arches);
+    enum { N = 300 };
+    uint8_t iv[12], aad[20], a[N], b[N], ca[N], cb[N], oa[N], ta[16], tb[16], r[N], t[16];
+    unsigned cases = 0;
+    for (int ai = 0; ai < na; ai++) {
+        tu_set_oneshot_arch(arches[ai]);
+        tu_key k;
+        tu_key_random(&rng, &k, 0);
+        for (int it = 0; it < 40; it++) {
+            tu_rng_fill(&rng, iv, sizeof iv);
+            tu_rng_fill(&rng, aad, sizeof aad);
+            tu_rng_fill(&rng, a, N);
+            const size_t cut = (size_t)tu_rng_below(&rng, N + 1);
+            const size_t la = cut + (size_t)tu_rng_below(&rng, N - cut + 1);
+            const size_t lb = cut + (size_t)tu_rng_below(&rng, N - cut + 1);
+            memcpy(b, a, cut); /* same prefix, different continuation */
+            tu_rng_fill(&rng, b + cut, N - cut);
+            mbgcm_ctx x, y;
+            assert_int_equal(mbgcm_ctx_init(&x, &k.key, MBGCM_ENCRYPT, iv, 12, aad, sizeof aad),
+                             MBGCM_OK);
+            feed(&x, a, ca, cut);
+            assert_int_equal(mbgcm_ctx_copy(&y, &x), MBGCM_OK);
+            assert_int_equal(mbgcm_ctx_copy(&y, &y), MBGCM_OK); /* dst == src: no change */
+            memcpy(cb, ca, cut);
+            feed(&x, a + cut, ca + cut, la - cut);
+            feed(&y, b + cut, cb + cut, lb - cut);
+            assert_int_equal(mbgcm_ctx_final(&x, ta, 16), MBGCM_OK);
+            assert_int_equal(mbgcm_ctx_final(&y, tb, 16), MBGCM_OK);
+            assert_true(tu_all_byte(&x, sizeof x, 0) && tu_all_byte(&y, sizeof y, 0));
+            assert_int_equal(mbgcm_encrypt(&k.key, iv, 12, aad, sizeof aad, a, la, r, t, 16),
+                             MBGCM_OK);
+            TU_MEM_EQ(ca, r, la, "%s: original after copy", tu_arch_name(arches[ai]));
+            TU_MEM_EQ(ta, t, 16, "%s: original's tag", tu_arch_name(arches[ai]));
+            assert_int_equal(mbgcm_encrypt(&k.key, iv, 12, aad, sizeof aad, b, lb, r, t, 16),
+                             MBGCM_OK);
+            TU_MEM_EQ(cb, r, lb, "%s: copy", tu_arch_name(arches[ai]));
+            TU_MEM_EQ(tb, t, 16, "%s: copy's tag", tu_arch_name(arches[ai]));
+            /* decrypt: a copy verifies the prefix's tag while the original goes on */
+            assert_int_equal(mbgcm_encrypt(&k.key, iv, 12, NULL, 0, a, cut, r, t, 16), MBGCM_OK);
+            assert_int_equal(mbgcm_ctx_init(&x, &k.key, MBGCM_DECRYPT, iv, 12, NULL, 0),
+                             MBGCM_OK);
+            feed(&x, r, oa, cut);
+            assert_int_equal(mbgcm_ctx_copy(&y, &x), MBGCM_OK);
+            assert_int_equal(mbgcm_ctx_verify(&y, t, 16), MBGCM_OK);
+            t[0] ^= 1;
+            assert_int_equal(mbgcm_ctx_copy(&y, &x), MBGCM_OK);
+            assert_int_equal(mbgcm_ctx_verify(&y, t, 16), MBGCM_ERR_AUTH);
+            TU_MEM_EQ(oa, a, cut, "%s: decrypted prefix", tu_arch_name(arches[ai]));
+            mbgcm_ctx_wipe(&x);
+            cases++;
+        }
+        mbgcm_key_wipe(&k.key);
+    }
+    /* misuse */
+    mbgcm_ctx x, y;
+    memset(&y, 0x5C, sizeof y);
+    mbgcm_ctx_wipe(&x);
+    assert_int_equal(mbgcm_ctx_copy(&y, &x), MBGCM_ERR_INVALID); /* not in progress */
+    assert_true(tu_all_byte(&y, sizeof y, 0x5C));
+    assert_int_equal(mbgcm_ctx_copy(NULL, &x), MBGCM_ERR_INVALID);
+    assert_int_equal(mbgcm_ctx_copy(&y, NULL), MBGCM_ERR_INVALID);
+    tu_set_oneshot_arch(tu_arch_best());
+    print_message("ctx_copy: %u copies checked against the one-shot calls\n", cases);
 }
 
 int main(void)
@@ -186,6 +259,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split_vs_oneshot),
         cmocka_unit_test(test_misuse),
+        cmocka_unit_test(test_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,7 +29,7 @@ struct stats {
     uint64_t tamper[4];
     double secs;
 };
-static struct stats st[MBGCMI_ARCH_COUNT];
+static struct stats st[MBGCMI_MAX_ARCHES];
 
 static size_t pick_text_len(tu_rng *r)
 {
@@ -92,7 +92,7 @@ static void one_case(tu_rng *r, int arch, uint64_t idx)
     snprintf(ctx, sizeof ctx,
              "arch=%s case=%llu key_len=%zu iv_len=%zu aad_len=%zu len=%zu tag_len=%zu (seed "
              "0x%016llx)",
-             mbgcmi_arch_name(arch), (unsigned long long)idx, kl, ivl, adl, len, tl,
+             tu_arch_name(arch), (unsigned long long)idx, kl, ivl, adl, len, tl,
              (unsigned long long)tu_seed());
 
     uint8_t *iv = tu_xmalloc(ivl), *aad = tu_xmalloc(adl), *pt = tu_xmalloc(len);
@@ -103,7 +103,7 @@ static void one_case(tu_rng *r, int arch, uint64_t idx)
     tu_rng_fill(r, pt, len);
 
     mbgcm_key k, kinit;
-    mbgcmi_key_expand(&k, raw, kl, arch);
+    mbgcmi_key_expand(&k, raw, kl, tu_arch(arch));
     TU_CHECK(mbgcm_key_init(&kinit, raw, kl) == MBGCM_OK, "%s", ctx);
     TU_MEM_EQ(&k, &kinit, sizeof k, "%s: key of this arch differs from mbgcm_key_init's", ctx);
 
@@ -221,10 +221,10 @@ static double now(void)
 static void run_arch(int arch, size_t n)
 {
     char label[64];
-    snprintf(label, sizeof label, "gcm_diff/%s", mbgcmi_arch_name(arch));
+    snprintf(label, sizeof label, "gcm_diff/%s", tu_arch_name(arch));
     tu_rng r;
     tu_rng_init(&r, label);
-    mbgcmi_set_oneshot_arch(arch);
+    tu_set_oneshot_arch(arch);
     const double t0 = now();
     for (size_t i = 0; i < n; i++) {
         one_case(&r, arch, i);
@@ -234,7 +234,7 @@ static void run_arch(int arch, size_t n)
     print_message("%-8s %7llu cases, %8.1f MiB text, iv 12/short/long %llu/%llu/%llu, "
                   "vs OpenSSL %llu, vs ipsec-mb %llu, refs cross-checked %llu, tamper "
                   "tag/ct/aad/iv %llu/%llu/%llu/%llu (in place %llu), %.1f s\n",
-                  mbgcmi_arch_name(arch), (unsigned long long)s->cases,
+                  tu_arch_name(arch), (unsigned long long)s->cases,
                   (double)s->bytes / 1048576.0, (unsigned long long)s->iv12,
                   (unsigned long long)s->ivshort, (unsigned long long)s->ivlong,
                   (unsigned long long)s->vs_ossl, (unsigned long long)s->vs_imb,
@@ -247,8 +247,8 @@ static void run_arch(int arch, size_t n)
 static int n_fast(void)
 {
     int n = 0;
-    for (int a = MBGCMI_ARCH_GENERIC + 1; a < MBGCMI_ARCH_COUNT; a++) {
-        n += mbgcmi_arch_supported(a);
+    for (int a = TU_ARCH("generic") + 1; a < tu_arch_count(); a++) {
+        n += tu_arch_supported(a);
     }
     return n;
 }
@@ -256,22 +256,22 @@ static int n_fast(void)
 static void diff_generic(void **state)
 {
     (void)state;
-    run_arch(MBGCMI_ARCH_GENERIC, tu_scaled(N_GENERIC));
+    run_arch(TU_ARCH("generic"), tu_scaled(N_GENERIC));
 }
 
 static void diff_fast(int arch)
 {
-    if (!mbgcmi_arch_supported(arch)) {
-        print_message("%s: not supported here\n", mbgcmi_arch_name(arch));
+    if (!tu_arch_supported(arch)) {
+        print_message("%s: not supported here\n", tu_arch_name(arch));
         skip();
     }
     const int nf = n_fast();
     run_arch(arch, tu_scaled((N_FAST_TOTAL + (size_t)nf - 1) / (size_t)nf));
 }
 
-static void diff_aesni(void **state) { (void)state; diff_fast(MBGCMI_ARCH_AESNI); }
-static void diff_avx2(void **state) { (void)state; diff_fast(MBGCMI_ARCH_AVX2); }
-static void diff_avx512(void **state) { (void)state; diff_fast(MBGCMI_ARCH_AVX512); }
+static void diff_aesni(void **state) { (void)state; diff_fast(TU_ARCH("aesni")); }
+static void diff_avx2(void **state) { (void)state; diff_fast(TU_ARCH("avx2")); }
+static void diff_avx512(void **state) { (void)state; diff_fast(TU_ARCH("avx512")); }
 
 int main(void)
 {
@@ -284,8 +284,8 @@ int main(void)
         cmocka_unit_test(diff_avx512),
     };
     const int fails = cmocka_run_group_tests_name("gcm_diff", tests, NULL, NULL);
-    uint64_t counts[MBGCMI_ARCH_COUNT];
-    for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
+    uint64_t counts[MBGCMI_MAX_ARCHES];
+    for (int a = 0; a < tu_arch_count(); a++) {
         counts[a] = st[a].cases;
     }
     tu_print_arch_counts("differential cases", counts);

@@ -1,5 +1,5 @@
 /*
- * test_gcm_internal.c — the internal building blocks (mb/mbgcm_internal.h) against
+ * test_gcm_internal.c — the internal building blocks (core/ headers, arch/generic/generic.h) against
  * independent references:
  *   - mbgcmi_len_block at the SP 800-38D limits; mbgcmi_inc32; util helpers;
  *   - the textbook GCM reference itself against OpenSSL (so the checks below can trust it);
@@ -13,13 +13,14 @@
  *     textbook FIPS-197 expansion and across arches (byte-identical keys), the four-lane AES
  *     with mixed key sizes against OpenSSL;
  *   - GHASH arithmetic: mbgcmi_gf128_mont(V(a), V(b)) = V(a*b*x) with the textbook multiply
- *     (the V-form/Montgomery derivation of mb/ghash_ct.c), the stored hash-key powers
+ *     (the V-form/Montgomery derivation of arch/generic/ghash_ct.c), the stored hash-key powers
  *     (k-fold Montgomery products, mont(V(a), hpow[H^k]) = V(a*H^k), Karatsuba halves);
- *   - struct offsets against asm/include/key.inc (parsed; path from MBGCM_KEY_INC).
+ *   - struct offsets against arch/x86/include/key.inc (parsed; path from MBGCM_KEY_INC).
  */
 #include <ctype.h>
 #include <stdalign.h>
 
+#include "generic.h"
 #include "test_util.h"
 
 /* FIPS-197 figure 7 */
@@ -42,7 +43,7 @@ static const uint8_t aes_sbox[256] = {
     0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68, 0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16,
 };
 
-static int arches[MBGCMI_ARCH_COUNT], n_arches;
+static int arches[MBGCMI_MAX_ARCHES], n_arches;
 
 static int setup(void **state)
 {
@@ -212,7 +213,7 @@ static void counter_wrap(void **state)
 {
     (void)state;
     /* ... and last bytes around 237, where the avx512 loop's byte-order counter add stops
-       being exact (CTR_WB in asm/gcm_by16_avx512.asm) */
+       being exact (CTR_WB in arch/avx512/gcm_by16_avx512.asm) */
     static const uint32_t lows[] = {0xFFFFFFF0u, 0xFFFFFFFFu, 0xFFFFFFFEu, 0xFFFFFFF8u,
                                     0xFFFFFFF9u, 0x7FFFFFFFu, 0xFFFFFF00u, 0xFFFFFFEBu,
                                     0xFFFFFFECu, 0xFFFFFFEDu, 0x000000ECu, 0x123456EDu};
@@ -221,7 +222,7 @@ static void counter_wrap(void **state)
     static const size_t aads[] = {0, 13, 32};
     tu_rng r;
     tu_rng_init(&r, "counter_wrap");
-    uint64_t count[MBGCMI_ARCH_COUNT] = {0};
+    uint64_t count[MBGCMI_MAX_ARCHES] = {0};
     const size_t maxlen = 4096 + 5;
     uint8_t *pt = tu_xmalloc(maxlen), *ref = tu_xmalloc(maxlen), *out = tu_xmalloc(maxlen);
     uint8_t aad[32];
@@ -236,9 +237,9 @@ static void counter_wrap(void **state)
             j0[12] = (uint8_t)(lows[li] >> 24), j0[13] = (uint8_t)(lows[li] >> 16);
             j0[14] = (uint8_t)(lows[li] >> 8), j0[15] = (uint8_t)lows[li];
 
-            mbgcm_key keys[MBGCMI_ARCH_COUNT];
+            mbgcm_key keys[MBGCMI_MAX_ARCHES];
             for (int a = 0; a < n_arches; a++) {
-                mbgcmi_key_expand(&keys[a], raw, kl, arches[a]);
+                mbgcmi_key_expand(&keys[a], raw, kl, tu_arch(arches[a]));
             }
             for (size_t ti = 0; ti < sizeof lens / sizeof lens[0]; ti++) {
                 const size_t len = lens[ti], al = aads[(li + ti + (size_t)upper) % 3];
@@ -247,11 +248,11 @@ static void counter_wrap(void **state)
                 uint8_t rtag[16], tag[16], rtag_d[16];
                 tu_tb_gcm_j0(raw, kl, j0, aad, al, pt, len, ref, 0, rtag);
                 for (int a = 0; a < n_arches; a++) {
-                    const struct mbgcmi_gcm_ops *ops = mbgcmi_gcm_ops_for(arches[a]);
+                    const struct mbgcmi_arch *ops = tu_arch(arches[a]);
                     const struct mbgcmi_key *k = mbgcmi_key_c(&keys[a]);
                     char ctx[128];
                     snprintf(ctx, sizeof ctx, "arch=%s J0 low=0x%08x upper=%d len=%zu aad=%zu",
-                             mbgcmi_arch_name(arches[a]), lows[li], upper, len, al);
+                             tu_arch_name(arches[a]), lows[li], upper, len, al);
                     /* encrypt out of place, then in place */
                     mbgcmi_gcm_crypt_j0(ops, k, j0, aad, al, pt, len, out, 0, tag);
                     TU_MEM_EQ(out, ref, len, "%s: ciphertext", ctx);
@@ -287,7 +288,7 @@ static void ops_kernels(void **state)
     (void)state;
     tu_rng r;
     tu_rng_init(&r, "ops_kernels");
-    uint64_t count[MBGCMI_ARCH_COUNT] = {0};
+    uint64_t count[MBGCMI_MAX_ARCHES] = {0};
     const size_t rounds = tu_scaled(100);
     enum { MAXB = 70 };
     uint8_t in[16 * MAXB], out[16 * MAXB], ks[16 * MAXB], cbs[16 * MAXB];
@@ -297,12 +298,12 @@ static void ops_kernels(void **state)
         tu_rng_fill(&r, raw, kl);
         tu_tb_hash_key(raw, kl, h);
         for (int a = 0; a < n_arches; a++) {
-            const struct mbgcmi_gcm_ops *ops = mbgcmi_gcm_ops_for(arches[a]);
+            const struct mbgcmi_gcm_ops *ops = tu_arch(arches[a])->ops;
             assert_non_null(ops);
             mbgcm_key key;
-            mbgcmi_key_expand(&key, raw, kl, arches[a]);
+            mbgcmi_key_expand(&key, raw, kl, tu_arch(arches[a]));
             const struct mbgcmi_key *k = mbgcmi_key_c(&key);
-            const char *an = mbgcmi_arch_name(arches[a]);
+            const char *an = tu_arch_name(arches[a]);
 
             /* block */
             uint8_t b[16], e[16], ref[16];
@@ -381,7 +382,7 @@ static void j0_all_lengths(void **state)
     (void)state;
     tu_rng r;
     tu_rng_init(&r, "j0");
-    uint64_t count[MBGCMI_ARCH_COUNT] = {0};
+    uint64_t count[MBGCMI_MAX_ARCHES] = {0};
     uint8_t iv[300];
     for (size_t ivl = 1; ivl <= 300; ivl++) {
         const size_t kl = random_key_len(&r);
@@ -392,10 +393,10 @@ static void j0_all_lengths(void **state)
         for (int a = 0; a < n_arches; a++) {
             mbgcm_key key;
             uint8_t j0[16];
-            mbgcmi_key_expand(&key, raw, kl, arches[a]);
+            mbgcmi_key_expand(&key, raw, kl, tu_arch(arches[a]));
             memset(j0, 0xCC, 16);
-            mbgcmi_gcm_j0(mbgcmi_gcm_ops_for(arches[a]), mbgcmi_key_c(&key), iv, ivl, j0);
-            TU_MEM_EQ(j0, want, 16, "arch=%s J0 for iv_len %zu", mbgcmi_arch_name(arches[a]),
+            mbgcmi_gcm_j0(tu_arch(arches[a]), mbgcmi_key_c(&key), iv, ivl, j0);
+            TU_MEM_EQ(j0, want, 16, "arch=%s J0 for iv_len %zu", tu_arch_name(arches[a]),
                       ivl);
             mbgcm_key_wipe(&key);
             count[arches[a]]++;
@@ -468,7 +469,7 @@ static void key_expansion_all_arches(void **state)
     tu_rng r;
     tu_rng_init(&r, "key_expansion");
     const size_t n = tu_scaled(1000);
-    uint64_t count[MBGCMI_ARCH_COUNT] = {0};
+    uint64_t count[MBGCMI_MAX_ARCHES] = {0};
     for (size_t i = 0; i < n; i++) {
         const size_t kl = (size_t[]){16, 24, 32}[i % 3];
         uint8_t raw[32], want[15][16], ct_rk[15][16];
@@ -495,9 +496,9 @@ static void key_expansion_all_arches(void **state)
         for (int a = 0; a < n_arches; a++) {
             mbgcm_key k;
             memset(&k, 0xD7, sizeof k); /* every byte must be written */
-            mbgcmi_key_expand(&k, raw, kl, arches[a]);
+            mbgcmi_key_expand(&k, raw, kl, tu_arch(arches[a]));
             TU_MEM_EQ(&k, &ref, sizeof k, "arch=%s: key differs from key_init's (key_len %zu)",
-                      mbgcmi_arch_name(arches[a]), kl);
+                      tu_arch_name(arches[a]), kl);
             mbgcm_key_wipe(&k);
             count[arches[a]]++;
         }
@@ -604,16 +605,16 @@ static void hash_key_powers(void **state)
     tu_rng r;
     tu_rng_init(&r, "hpowers");
     const size_t n = tu_scaled(50);
-    uint64_t count[MBGCMI_ARCH_COUNT] = {0};
+    uint64_t count[MBGCMI_MAX_ARCHES] = {0};
     for (size_t it = 0; it < n; it++) {
         const size_t kl = random_key_len(&r);
         uint8_t raw[32], h[16], hk[16];
         tu_rng_fill(&r, raw, kl);
         tu_tb_hash_key(raw, kl, h);
         for (int a = 0; a < n_arches; a++) {
-            const char *an = mbgcmi_arch_name(arches[a]);
+            const char *an = tu_arch_name(arches[a]);
             mbgcm_key key;
-            mbgcmi_key_expand(&key, raw, kl, arches[a]);
+            mbgcmi_key_expand(&key, raw, kl, tu_arch(arches[a]));
             const struct mbgcmi_key *k = mbgcmi_key_c(&key);
             uint64_t hs[2];
             mbgcmi_hkey_from_h(h, hs);
@@ -692,7 +693,7 @@ static void hash_key_powers(void **state)
     tu_print_arch_counts("keys with all 32 powers checked", count);
 }
 
-/* ---- layout: struct offsets against asm/include/key.inc ------------------------------------------ */
+/* ---- layout: struct offsets against arch/x86/include/key.inc ------------------------------------------ */
 static void strip_spaces(char *s)
 {
     char *d = s;

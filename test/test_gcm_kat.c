@@ -236,7 +236,7 @@ static void load_all(void)
 }
 
 /* ---- checks ----------------------------------------------------------------------------- */
-static uint64_t checked[2][MBGCMI_ARCH_COUNT]; /* [mv][arch] */
+static uint64_t checked[2][MBGCMI_MAX_ARCHES]; /* [mv][arch] */
 
 #define PREFILL 0xA5
 
@@ -260,16 +260,16 @@ static void expect_auth_fail(const mbgcm_key *k, const uint8_t *iv, size_t ivl, 
 static void check_record(const char *fname, const struct rec *r, int arch)
 {
     char ctx[160];
-    snprintf(ctx, sizeof ctx, "%s:%d arch=%s", fname, r->line, mbgcmi_arch_name(arch));
+    snprintf(ctx, sizeof ctx, "%s:%d arch=%s", fname, r->line, tu_arch_name(arch));
     const uint8_t *key = r->f[F_KEY], *iv = r->f[F_NONCE], *pt = r->f[F_IN], *ad = r->f[F_AD],
                   *ct = r->f[F_CT], *tag = r->f[F_TAG];
     const size_t kl = r->n[F_KEY], ivl = r->n[F_NONCE], len = r->n[F_IN], adl = r->n[F_AD];
 
     mbgcm_key kref, k;
     assert_int_equal(mbgcm_key_init(&kref, key, kl), MBGCM_OK);
-    mbgcmi_key_expand(&k, key, kl, arch);
+    mbgcmi_key_expand(&k, key, kl, tu_arch(arch));
     TU_MEM_EQ(&k, &kref, sizeof k, "%s: key expanded by this arch differs from key_init's", ctx);
-    mbgcmi_set_oneshot_arch(arch);
+    tu_set_oneshot_arch(arch);
 
     uint8_t *out = tu_xmalloc(len), *buf = tu_xmalloc(len);
     uint8_t t[16], t2[16];
@@ -368,7 +368,7 @@ static void run_file(int fi, int mv_group)
 {
     load_all();
     const struct vfile *vf = &files[fi];
-    int arches[MBGCMI_ARCH_COUNT];
+    int arches[MBGCMI_MAX_ARCHES];
     const int na = tu_supported_arches(arches);
     int n = 0;
     for (int i = 0; i < vf->n; i++) {

@@ -1,5 +1,5 @@
 /*
- * test_guard_paths.c — guard pages on the paths test_mgr_guard.c does not cover (issue 9): the
+ * test_guard_paths.c — guard pages on the paths test_mgr_guard.c does not cover: the
  * one-shot calls, the incremental API, scatter-gather jobs and Cobblestone open.
  *
  * Every buffer lives in its own mapping [PROT_NONE page][read/write pages][PROT_NONE page],
@@ -122,10 +122,10 @@ static const size_t aad_set[10] = {0, 1, 15, 16, 17, 31, 32, 33, 63, 64};
 
 static void oneshot_arch(int arch, int incremental, unsigned long long *count)
 {
-    mbgcmi_set_oneshot_arch(arch);
+    tu_set_oneshot_arch(arch);
     tu_key k;
     tu_key_random(&rng, &k, 0);
-    const int slow = arch == MBGCMI_ARCH_GENERIC;
+    const int slow = arch == TU_ARCH("generic");
     uint8_t *pt = tu_xmalloc(16 * 40 + 64), *ref = tu_xmalloc(16 * 40 + 64);
     uint8_t *got = tu_xmalloc(16 * 40 + 64);
     for (unsigned pass = 0; pass < 3; pass++) {
@@ -150,7 +150,7 @@ static void oneshot_arch(int arch, int incremental, unsigned long long *count)
             uint8_t rtag[16];
             tu_ossl_gcm_encrypt(k.raw, k.len, iv, ivl, aad, al, pt, len, ref, rtag, 16);
             snprintf(crash_ctx, sizeof crash_ctx, "%s arch=%s %s len=%zu aad=%zu iv=%zu tag=%zu "
-                     "%s %s%s", incremental ? "incremental" : "one-shot", mbgcmi_arch_name(arch),
+                     "%s %s%s", incremental ? "incremental" : "one-shot", tu_arch_name(arch),
                      dec ? "decrypt" : "encrypt", len, al, ivl, tl, end ? "END" : "START",
                      inpl ? "in place" : "out of place", tamper ? " tampered" : "");
             if (dec) {
@@ -206,14 +206,14 @@ static void oneshot_arch(int arch, int incremental, unsigned long long *count)
     free(ref);
     free(got);
     mbgcm_key_wipe(&k.key);
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
 }
 
 static void t_oneshot(void **state)
 {
     (void)state;
     install_handler();
-    int arches[MBGCMI_ARCH_COUNT];
+    int arches[MBGCMI_MAX_ARCHES];
     const int na = tu_supported_arches(arches);
     unsigned long long n = 0;
     for (int ai = 0; ai < na; ai++) {
@@ -226,7 +226,7 @@ static void t_incremental(void **state)
 {
     (void)state;
     install_handler();
-    int arches[MBGCMI_ARCH_COUNT];
+    int arches[MBGCMI_MAX_ARCHES];
     const int na = tu_supported_arches(arches);
     unsigned long long n = 0;
     for (int ai = 0; ai < na; ai++) {

@@ -1,7 +1,7 @@
 /*
  * test_layout.c — the NASM views of the C structures agree with the C layout:
- * asm/include/lane_state.inc against struct mbgcmi_group (mb/lanes.h) and asm/include/key.inc
- * against struct mbgcmi_key (mb/mbgcm_internal.h).
+ * arch/x86/include/lane_state.inc against struct mbgcmi_group (core/group.h) and arch/x86/include/key.inc
+ * against struct mbgcmi_key (core/key.h).
  *
  * Each .inc file is parsed (%define / %xdefine / %assign, object-like and one-parameter
  * function-like; values are integer expressions over numbers and earlier defines, evaluated
@@ -12,14 +12,14 @@
  */
 #include <ctype.h>
 
-#include "lanes.h"
+#include "group.h"
 #include "test_util.h"
 
 #ifndef MBGCM_LANE_STATE_INC
-#error "MBGCM_LANE_STATE_INC (path of asm/include/lane_state.inc) is not defined"
+#error "MBGCM_LANE_STATE_INC (path of arch/x86/include/lane_state.inc) is not defined"
 #endif
 #ifndef MBGCM_KEY_INC
-#error "MBGCM_KEY_INC (path of asm/include/key.inc) is not defined"
+#error "MBGCM_KEY_INC (path of arch/x86/include/key.inc) is not defined"
 #endif
 
 /* ---- a tiny NASM %define reader --------------------------------------------------------------- */

@@ -1,5 +1,5 @@
 /*
- * test_mgr_guard.c — no lane kernel reads or writes a byte outside a job's buffers (issue 4):
+ * test_mgr_guard.c — no lane kernel reads or writes a byte outside a job's buffers:
  * guard pages around every buffer, through the job API, on every supported arch and "auto".
  *
  * Every buffer of a job (src, dst, aad, iv, tag) lives in its own mapping
@@ -272,7 +272,7 @@ static size_t pair_len(unsigned i, unsigned pass)
 
 static void guard_cfg(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !mbgcmi_arch_supported(cfg)) {
+    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
         print_message("%s: not supported here\n", tu_mgr_label(cfg));
         skip();
     }
@@ -411,10 +411,10 @@ static void guard_cfg(int cfg)
                   (unsigned long long)calls[2], (unsigned long long)calls[3]);
 }
 
-static void guard_generic(void **state) { (void)state; guard_cfg(MBGCMI_ARCH_GENERIC); }
-static void guard_aesni(void **state) { (void)state; guard_cfg(MBGCMI_ARCH_AESNI); }
-static void guard_avx2(void **state) { (void)state; guard_cfg(MBGCMI_ARCH_AVX2); }
-static void guard_avx512(void **state) { (void)state; guard_cfg(MBGCMI_ARCH_AVX512); }
+static void guard_generic(void **state) { (void)state; guard_cfg(TU_ARCH("generic")); }
+static void guard_aesni(void **state) { (void)state; guard_cfg(TU_ARCH("aesni")); }
+static void guard_avx2(void **state) { (void)state; guard_cfg(TU_ARCH("avx2")); }
+static void guard_avx512(void **state) { (void)state; guard_cfg(TU_ARCH("avx512")); }
 static void guard_auto(void **state) { (void)state; guard_cfg(TU_MGR_AUTO); }
 
 int main(void)

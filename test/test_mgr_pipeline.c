@@ -1,6 +1,6 @@
 /*
  * test_mgr_pipeline.c — the burst path's pipelined single-stream kernel (avx512:
- * mbgcmi_vaes_gcm12_jobs through mbgcmi_gcm_jobs12), exhaustively over the classes that
+ * mbgcmi_avx512_gcm12_jobs through the scheduler), exhaustively over the classes that
  * shape its stitching, on every supported arch and "auto" (the path is taken only where the
  * arch's single-stream ops have jobs12; elsewhere the same bursts must still come out right).
  *
@@ -497,15 +497,14 @@ static void part_masks(struct run *R)
 
 static void pipeline_cfg(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !mbgcmi_arch_supported(cfg)) {
+    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
         print_message("%s: not supported here\n", tu_mgr_label(cfg));
         skip();
     }
     const int arch = tu_mgr_runs_arch(cfg);
-    const struct mbgcmi_lane_ops *ops = mbgcmi_lane_ops_for(arch);
-    const int jobs12 = ops != NULL && ops->single != NULL && ops->single->jobs12 != NULL;
+    const int jobs12 = tu_arch(arch) != NULL && tu_arch(arch)->ops->jobs12 != NULL;
 #if defined(MBGCM_HAVE_NASM)
-    if (arch == MBGCMI_ARCH_AVX512) {
+    if (arch == TU_ARCH("avx512")) {
         TU_CHECK(jobs12, "arch=%s: the avx512 single-stream ops have no jobs12 kernel",
                  tu_mgr_label(cfg));
     }
@@ -559,10 +558,10 @@ static void pipeline_cfg(int cfg)
                   (unsigned long long)c->auth);
 }
 
-static void pipeline_generic(void **state) { (void)state; pipeline_cfg(MBGCMI_ARCH_GENERIC); }
-static void pipeline_aesni(void **state) { (void)state; pipeline_cfg(MBGCMI_ARCH_AESNI); }
-static void pipeline_avx2(void **state) { (void)state; pipeline_cfg(MBGCMI_ARCH_AVX2); }
-static void pipeline_avx512(void **state) { (void)state; pipeline_cfg(MBGCMI_ARCH_AVX512); }
+static void pipeline_generic(void **state) { (void)state; pipeline_cfg(TU_ARCH("generic")); }
+static void pipeline_aesni(void **state) { (void)state; pipeline_cfg(TU_ARCH("aesni")); }
+static void pipeline_avx2(void **state) { (void)state; pipeline_cfg(TU_ARCH("avx2")); }
+static void pipeline_avx512(void **state) { (void)state; pipeline_cfg(TU_ARCH("avx512")); }
 static void pipeline_auto(void **state) { (void)state; pipeline_cfg(TU_MGR_AUTO); }
 
 int main(void)

@@ -44,7 +44,7 @@ static uint64_t counts[TU_MGR_NCFG];
 
 static void need(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !mbgcmi_arch_supported(cfg)) {
+    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
         print_message("%s: not supported here\n", tu_mgr_label(cfg));
         skip();
     }
@@ -170,6 +170,7 @@ static tu_tjob *rand_job(tu_rng *r, const tu_key *keys, size_t nkeys, int fast, 
 static void ring_full_cfg(int cfg)
 {
     need(cfg);
+    tu_mgr_need_lanes(cfg);
     char label[64];
     snprintf(label, sizeof label, "mgr_ring/full/%s", tu_mgr_label(cfg));
     tu_rng r;
@@ -242,6 +243,7 @@ static void ring_full_cfg(int cfg)
 static void ring_capacity_cfg(int cfg)
 {
     need(cfg);
+    tu_mgr_need_lanes(cfg);
     char label[64];
     snprintf(label, sizeof label, "mgr_ring/capacity/%s", tu_mgr_label(cfg));
     tu_rng r;
@@ -705,10 +707,10 @@ static void threads(void **state)
 /* Lane state holding key-derived data (round keys, hash powers, E_K(J0), counters, GHASH state,
    expected tags) is wiped once the manager goes idle: after a drain by flush, at the end of a
    burst with nothing queued, and by poll with nothing queued. Checked on the internal layout
-   (mb/lanes.h): every byte zero except the idle lanes' pointers, which point at scratch. */
+   (core/group.h): every byte zero except the idle lanes' pointers, which point at scratch. */
 static void check_wiped(mbgcm_mgr *m, const char *ctx)
 {
-    const struct mbgcmi_lanes *L = &m->lanes;
+    const mbgcm_mgr *L = m;
     for (unsigned gi = 0; gi < L->ngroups; gi++) {
         struct mbgcmi_group g;
         memcpy(&g, &L->g[gi], sizeof g);
@@ -846,30 +848,30 @@ static void create_errors(void **state)
         snprintf(what, sizeof what, "arch=\"%s\"", bogus[i]);
         expect_create(&c, MBGCM_ERR_UNSUPPORTED, what);
     }
-    for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
+    for (int a = 0; a < tu_arch_count(); a++) {
         mbgcm_config c;
         memset(&c, 0, sizeof c);
-        c.arch = mbgcmi_arch_name(a);
-        snprintf(what, sizeof what, "arch=%s (supported: %d)", c.arch, mbgcmi_arch_supported(a));
-        expect_create(&c, mbgcmi_arch_supported(a) ? MBGCM_OK : MBGCM_ERR_UNSUPPORTED, what);
-        if (mbgcmi_arch_supported(a)) {
+        c.arch = tu_arch_name(a);
+        snprintf(what, sizeof what, "arch=%s (supported: %d)", c.arch, tu_arch_supported(a));
+        expect_create(&c, tu_arch_supported(a) ? MBGCM_OK : MBGCM_ERR_UNSUPPORTED, what);
+        if (tu_arch_supported(a)) {
             mbgcm_mgr *m = mbgcm_mgr_new(&c);
             assert_non_null(m);
-            assert_string_equal(mbgcm_mgr_arch(m), mbgcmi_arch_name(a));
+            assert_string_equal(mbgcm_mgr_arch(m), tu_arch_name(a));
             mbgcm_mgr_free(m);
         }
     }
     /* NULL config and "auto": the best arch */
     mbgcm_mgr *m = mbgcm_mgr_new(NULL);
     assert_non_null(m);
-    assert_string_equal(mbgcm_mgr_arch(m), mbgcmi_arch_name(mbgcmi_arch_best()));
+    assert_string_equal(mbgcm_mgr_arch(m), tu_arch_name(tu_arch_best()));
     mbgcm_mgr_free(m);
     mbgcm_config c;
     memset(&c, 0, sizeof c);
     c.arch = "auto";
     m = mbgcm_mgr_new(&c);
     assert_non_null(m);
-    assert_string_equal(mbgcm_mgr_arch(m), mbgcmi_arch_name(mbgcmi_arch_best()));
+    assert_string_equal(mbgcm_mgr_arch(m), tu_arch_name(tu_arch_best()));
     mbgcm_mgr_free(m);
     /* NULL out */
     assert_int_equal(mbgcm_mgr_create(NULL, NULL), MBGCM_ERR_INVALID);
@@ -1002,7 +1004,7 @@ static void process_mode(void **state)
     (void)state;
     const char *env = getenv("MBGCM_ARCH");
     print_message("mode %s, MBGCM_ARCH=%s, best arch %s\n", mode, env ? env : "(unset)",
-                  mbgcmi_arch_name(mbgcmi_arch_best()));
+                  tu_arch_name(tu_arch_best()));
     if (strcmp(mode, "mask-avx512") == 0 || strcmp(mode, "mask-all") == 0) {
         /* main() applied the mask before anything read the CPU features */
         assert_null(env);
@@ -1010,15 +1012,15 @@ static void process_mode(void **state)
         if (strcmp(mode, "mask-all") == 0) {
             expect_arch("avx2", MBGCM_ERR_UNSUPPORTED);
             expect_arch("aesni", MBGCM_ERR_UNSUPPORTED);
-            assert_int_equal(mbgcmi_arch_best(), MBGCMI_ARCH_GENERIC);
+            assert_int_equal(tu_arch_best(), TU_ARCH("generic"));
         }
-        const int best = mbgcmi_arch_best();
-        assert_int_not_equal(best, MBGCMI_ARCH_AVX512);
-        exercise(NULL, mbgcmi_arch_name(best));
-        exercise("auto", mbgcmi_arch_name(best));
+        const int best = tu_arch_best();
+        assert_int_not_equal(best, TU_ARCH("avx512"));
+        exercise(NULL, tu_arch_name(best));
+        exercise("auto", tu_arch_name(best));
         exercise("generic", "generic");
-        if (best != MBGCMI_ARCH_GENERIC) {
-            exercise(mbgcmi_arch_name(best), mbgcmi_arch_name(best));
+        if (best != TU_ARCH("generic")) {
+            exercise(tu_arch_name(best), tu_arch_name(best));
         }
     } else if (strcmp(mode, "env-generic") == 0) {
         assert_non_null(env);
@@ -1026,26 +1028,26 @@ static void process_mode(void **state)
         exercise(NULL, "generic");   /* the variable replaces "auto" */
         exercise("auto", "generic");
         exercise("generic", "generic");
-        const int best = mbgcmi_arch_best();
-        exercise(mbgcmi_arch_name(best), mbgcmi_arch_name(best)); /* a named arch wins */
+        const int best = tu_arch_best();
+        exercise(tu_arch_name(best), tu_arch_name(best)); /* a named arch wins */
     } else if (strcmp(mode, "env-bogus") == 0) {
         assert_non_null(env);
         assert_string_equal(env, "bogus");
         expect_arch(NULL, MBGCM_ERR_UNSUPPORTED);
         expect_arch("auto", MBGCM_ERR_UNSUPPORTED);
         exercise("generic", "generic");
-        const int best = mbgcmi_arch_best();
-        exercise(mbgcmi_arch_name(best), mbgcmi_arch_name(best));
+        const int best = tu_arch_best();
+        exercise(tu_arch_name(best), tu_arch_name(best));
     } else {
         fail_msg("unknown mode %s", mode);
     }
 }
 
 #define PER_CFG(fn)                                                                             \
-    static void fn##_generic(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_GENERIC); }              \
-    static void fn##_aesni(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_AESNI); }                  \
-    static void fn##_avx2(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_AVX2); }                    \
-    static void fn##_avx512(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_AVX512); }                \
+    static void fn##_generic(void **s) { (void)s; fn##_cfg(TU_ARCH("generic")); }              \
+    static void fn##_aesni(void **s) { (void)s; fn##_cfg(TU_ARCH("aesni")); }                  \
+    static void fn##_avx2(void **s) { (void)s; fn##_cfg(TU_ARCH("avx2")); }                    \
+    static void fn##_avx512(void **s) { (void)s; fn##_cfg(TU_ARCH("avx512")); }                \
     static void fn##_auto(void **s) { (void)s; fn##_cfg(TU_MGR_AUTO); }
 PER_CFG(ring_full)
 PER_CFG(ring_capacity)

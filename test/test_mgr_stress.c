@@ -462,7 +462,7 @@ static void run_session(tu_rng *r, int cfg, uint64_t budget, unsigned sidx)
     S.q = tu_rng_below(r, 20) == 0 ? 0 : 1u << tu_rng_below(r, 11);
     S.qeff = S.q ? S.q : MBGCMI_DEFAULT_QUEUE;
     if (S.lanes == 0) {
-        S.lanes = mbgcmi_default_lanes(tu_mgr_runs_arch(cfg));
+        S.lanes = MBGCMI_DEFAULT_LANES;
     }
     static const uint64_t touts[4] = {1, 50, 1000, 1000000};
     S.timeout = tu_rng_below(r, 10) < 3 ? touts[tu_rng_below(r, 4)] : 0;
@@ -482,7 +482,7 @@ static void run_session(tu_rng *r, int cfg, uint64_t budget, unsigned sidx)
     S.fcap = S.qeff + 1;
     S.fifo = tu_xmalloc(S.fcap * sizeof *S.fifo);
     S.now = tu_rng_below(r, 2) ? 0 : tu_rng_next(r) >> 2;
-    S.m = tu_mgr_open(cfg, S.lanes == mbgcmi_default_lanes(tu_mgr_runs_arch(cfg)) &&
+    S.m = tu_mgr_open(cfg, S.lanes == MBGCMI_DEFAULT_LANES &&
                                tu_rng_below(r, 2) ? 0 : S.lanes,
                       S.q, S.timeout);
     if (S.timeout) {
@@ -490,6 +490,7 @@ static void run_session(tu_rng *r, int cfg, uint64_t budget, unsigned sidx)
     }
     if (S.thr_known) {
         mbgcmi_mgr_set_single_min_len(S.m, S.thr);
+        S.thr = S.m->single_min_len; /* 0 on an arch without lanes: every job single-stream */
     }
     snprintf(S.ctx, sizeof S.ctx,
              "arch=%s session=%u lanes=%u queue=%u timeout=%llu single_min=%s%llu keys=%zu "
@@ -570,16 +571,16 @@ static uint64_t budget_for(int cfg)
     if (tu_mgr_fast_lanes(cfg)) {
         return tu_scaled(N_FAST);
     }
-    return tu_scaled(cfg == MBGCMI_ARCH_GENERIC ? N_GENERIC : N_PORTABLE_OTHER);
+    return tu_scaled(cfg == TU_ARCH("generic") ? N_GENERIC : N_PORTABLE_OTHER);
 }
 
 static void stress_cfg(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !mbgcmi_arch_supported(cfg)) {
+    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
         print_message("%s: not supported here\n", tu_mgr_label(cfg));
         skip();
     }
-    if (valgrind_mode && cfg != MBGCMI_ARCH_GENERIC && cfg != MBGCMI_ARCH_AESNI) {
+    if (valgrind_mode && cfg != TU_ARCH("generic") && cfg != TU_ARCH("aesni")) {
         print_message("%s: not run under valgrind\n", tu_mgr_label(cfg));
         skip();
     }
@@ -611,10 +612,10 @@ static void stress_cfg(int cfg)
                   (unsigned long long)c->rekeys, c->secs);
 }
 
-static void stress_generic(void **state) { (void)state; stress_cfg(MBGCMI_ARCH_GENERIC); }
-static void stress_aesni(void **state) { (void)state; stress_cfg(MBGCMI_ARCH_AESNI); }
-static void stress_avx2(void **state) { (void)state; stress_cfg(MBGCMI_ARCH_AVX2); }
-static void stress_avx512(void **state) { (void)state; stress_cfg(MBGCMI_ARCH_AVX512); }
+static void stress_generic(void **state) { (void)state; stress_cfg(TU_ARCH("generic")); }
+static void stress_aesni(void **state) { (void)state; stress_cfg(TU_ARCH("aesni")); }
+static void stress_avx2(void **state) { (void)state; stress_cfg(TU_ARCH("avx2")); }
+static void stress_avx512(void **state) { (void)state; stress_cfg(TU_ARCH("avx512")); }
 static void stress_auto(void **state) { (void)state; stress_cfg(TU_MGR_AUTO); }
 
 int main(int argc, char **argv)
@@ -626,7 +627,7 @@ int main(int argc, char **argv)
     valgrind_mode = argc == 2;
     tu_seed();
     printf("scale %.3g%s, best arch %s\n", tu_scale(), valgrind_mode ? " (valgrind mode)" : "",
-           mbgcmi_arch_name(mbgcmi_arch_best()));
+           tu_arch_name(tu_arch_best()));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stress_generic), cmocka_unit_test(stress_aesni),
         cmocka_unit_test(stress_avx2),    cmocka_unit_test(stress_avx512),

@@ -40,7 +40,7 @@ static uint64_t clk_read(void *ctx)
 
 static void need(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !mbgcmi_arch_supported(cfg)) {
+    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
         print_message("%s: not supported here\n", tu_mgr_label(cfg));
         skip();
     }
@@ -76,6 +76,7 @@ static mbgcm_stats stats(mbgcm_mgr *m)
 static void boundary_cfg(int cfg)
 {
     need(cfg);
+    tu_mgr_need_lanes(cfg);
     char label[64];
     snprintf(label, sizeof label, "mgr_timeout/boundary/%s", tu_mgr_label(cfg));
     tu_rng r;
@@ -193,6 +194,7 @@ static void boundary_cfg(int cfg)
 static void staggered_cfg(int cfg)
 {
     need(cfg);
+    tu_mgr_need_lanes(cfg);
     char label[64];
     snprintf(label, sizeof label, "mgr_timeout/staggered/%s", tu_mgr_label(cfg));
     tu_rng r;
@@ -375,6 +377,7 @@ static void app_loop_cfg(int cfg)
 static void zero_cfg(int cfg)
 {
     need(cfg);
+    tu_mgr_need_lanes(cfg);
     char label[64];
     snprintf(label, sizeof label, "mgr_timeout/zero/%s", tu_mgr_label(cfg));
     tu_rng r;
@@ -434,10 +437,10 @@ static void zero_cfg(int cfg)
 }
 
 #define PER_CFG(fn)                                                                             \
-    static void fn##_generic(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_GENERIC); }              \
-    static void fn##_aesni(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_AESNI); }                  \
-    static void fn##_avx2(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_AVX2); }                    \
-    static void fn##_avx512(void **s) { (void)s; fn##_cfg(MBGCMI_ARCH_AVX512); }                \
+    static void fn##_generic(void **s) { (void)s; fn##_cfg(TU_ARCH("generic")); }              \
+    static void fn##_aesni(void **s) { (void)s; fn##_cfg(TU_ARCH("aesni")); }                  \
+    static void fn##_avx2(void **s) { (void)s; fn##_cfg(TU_ARCH("avx2")); }                    \
+    static void fn##_avx512(void **s) { (void)s; fn##_cfg(TU_ARCH("avx512")); }                \
     static void fn##_auto(void **s) { (void)s; fn##_cfg(TU_MGR_AUTO); }
 PER_CFG(boundary)
 PER_CFG(staggered)

@@ -135,10 +135,11 @@ static void wjob_check(struct wjob *w, const mbgcm_job *j, const char *ctx)
 
 static void wrap_cfg(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !mbgcmi_arch_supported(cfg)) {
+    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
         print_message("%s: not supported here\n", tu_mgr_label(cfg));
         skip();
     }
+    tu_mgr_need_lanes(cfg);
     char label[64];
     snprintf(label, sizeof label, "mgr_wrap/%s", tu_mgr_label(cfg));
     tu_rng r;
@@ -236,10 +237,10 @@ static void wrap_reference_self_check(void **state)
     mbgcm_key_wipe(&k.key);
 }
 
-static void wrap_generic(void **state) { (void)state; wrap_cfg(MBGCMI_ARCH_GENERIC); }
-static void wrap_aesni(void **state) { (void)state; wrap_cfg(MBGCMI_ARCH_AESNI); }
-static void wrap_avx2(void **state) { (void)state; wrap_cfg(MBGCMI_ARCH_AVX2); }
-static void wrap_avx512(void **state) { (void)state; wrap_cfg(MBGCMI_ARCH_AVX512); }
+static void wrap_generic(void **state) { (void)state; wrap_cfg(TU_ARCH("generic")); }
+static void wrap_aesni(void **state) { (void)state; wrap_cfg(TU_ARCH("aesni")); }
+static void wrap_avx2(void **state) { (void)state; wrap_cfg(TU_ARCH("avx2")); }
+static void wrap_avx512(void **state) { (void)state; wrap_cfg(TU_ARCH("avx512")); }
 static void wrap_auto(void **state) { (void)state; wrap_cfg(TU_MGR_AUTO); }
 
 int main(void)

@@ -1,5 +1,5 @@
 /*
- * test_robust.c — robustness (issue 9): lengths at and around every limit, invalid job mixes,
+ * test_robust.c — robustness: lengths at and around every limit, invalid job mixes,
  * out-of-memory paths.
  *
  *  - limits: IV and AAD lengths 2^61-1 (accepted: the call then fails on the NULL pointer that
@@ -15,8 +15,8 @@
  *    job (tu_bad), malformed scatter-gather lists, refused bursts, flushes and polls; every
  *    job returns in order with its status and byte-exact memory image, the manager stays
  *    usable (queue drains to 0, stats add up).
- *  - out of memory: every allocation the library makes through mbgcmi_alloc fails in turn
- *    (allocation hook) for mbgcm_mgr_create and every Cobblestone call that creates managers
+ *  - out of memory: every allocation the libraries make fails in turn (allocation hooks:
+ *    mbgcmi_alloc, mbgcmi_cob_alloc) for mbgcm_mgr_create and every Cobblestone call that creates managers
  *    (1 to 3 threads): MBGCM_ERR_NOMEM, outputs untouched, nothing leaked (the hook counts
  *    outstanding blocks), and the same call succeeds once allocation works again.
  */
@@ -57,10 +57,10 @@ static void t_limits_oneshot(void **state)
     uint8_t iv[12] = {0}, tag[16], buf[32];
     const uint8_t *n = NULL;
     unsigned cases = 0;
-    int arches[MBGCMI_ARCH_COUNT];
+    int arches[MBGCMI_MAX_ARCHES];
     const int na = tu_supported_arches(arches);
     for (int ai = 0; ai < na; ai++) {
-        mbgcmi_set_oneshot_arch(arches[ai]);
+        tu_set_oneshot_arch(arches[ai]);
         for (int dec = 0; dec < 2; dec++) {
 #define CALL(ivp, ivl, aadp, al, inp, len, outp) \
     (dec ? mbgcm_decrypt(&gkey, ivp, ivl, aadp, al, inp, len, outp, tag, 16)                 \
@@ -89,7 +89,7 @@ static void t_limits_oneshot(void **state)
             cases += 13;
         }
     }
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
     /* the overlap helper at the ends of the address space */
     const uint8_t *top = (const uint8_t *)(uintptr_t)(UINTPTR_MAX - 9);
     assert_true(mbgcmi_overlap(top, 10, top + 5, 5));
@@ -145,7 +145,7 @@ static void t_limits_ctx(void **state)
 static void t_long_inputs(void **state)
 {
     (void)state;
-    if (mbgcmi_arch_best() == MBGCMI_ARCH_GENERIC) {
+    if (tu_arch_best() == TU_ARCH("generic")) {
         print_message("long inputs: skipped on the portable path (about 200 cycles/byte)\n");
         skip();
     }
@@ -162,7 +162,7 @@ static void t_long_inputs(void **state)
     tu_rng_fill(&rng, pt, sizeof pt);
     mbgcm_key k;
     assert_int_equal(mbgcm_key_init(&k, raw, sizeof raw), MBGCM_OK);
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
     /* AAD of 2^29 + 17 bytes */
     assert_int_equal(mbgcm_encrypt(&k, iv, 12, p, big, pt, sizeof pt, ct, tag, 16), MBGCM_OK);
     tu_ossl_gcm_encrypt(raw, sizeof raw, iv, 12, p, big, pt, sizeof pt, rct, rtag, 16);
@@ -519,6 +519,7 @@ static void nomem_free(void *p, size_t size)
 static unsigned sweep(const char *what, int (*call)(void *), void *arg, void (*cleanup)(void *))
 {
     mbgcmi_set_alloc_hooks(nomem_alloc, nomem_free);
+    mbgcmi_cob_set_alloc_hooks(nomem_alloc, nomem_free);
     unsigned k;
     for (k = 1;; k++) {
         fail_countdown = (long)k;
@@ -542,6 +543,7 @@ static unsigned sweep(const char *what, int (*call)(void *), void *arg, void (*c
         TU_CHECK(k < 64, "%s: still failing after %u allocations", what, k);
     }
     mbgcmi_set_alloc_hooks(NULL, NULL);
+    mbgcmi_cob_set_alloc_hooks(NULL, NULL);
     return k - 1;
 }
 
@@ -682,10 +684,10 @@ static void t_nomem(void **state)
                                        x->pt, sizeof x->pt, NULL),
                      MBGCM_OK);
     unsigned points = 0, calls = 0;
-    int arches[MBGCMI_ARCH_COUNT];
+    int arches[MBGCMI_MAX_ARCHES];
     const int na = tu_supported_arches(arches);
     for (int ai = 0; ai < na; ai++) {
-        x->arch = mbgcmi_arch_name(arches[ai]);
+        x->arch = tu_arch_name(arches[ai]);
         points += sweep("mbgcm_mgr_create", c_mgr, x, f_mgr);
         calls++;
         for (unsigned th = 1; th <= 3; th++) {
@@ -701,10 +703,12 @@ static void t_nomem(void **state)
     }
     /* mbgcm_mgr_new: NULL on NOMEM */
     mbgcmi_set_alloc_hooks(nomem_alloc, nomem_free);
+    mbgcmi_cob_set_alloc_hooks(nomem_alloc, nomem_free);
     fail_countdown = 1;
     assert_null(mbgcm_mgr_new(NULL));
     fail_countdown = -1;
     mbgcmi_set_alloc_hooks(NULL, NULL);
+    mbgcmi_cob_set_alloc_hooks(NULL, NULL);
     free(x->sealed);
     free(x);
     print_message("out of memory: %u calls, %u failing allocation points, each "

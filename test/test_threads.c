@@ -1,5 +1,5 @@
 /*
- * test_threads.c — the thread model (issue 9, docs/security.md "Threads"): keys are shared
+ * test_threads.c — the thread model (docs/security.md "Threads"): keys are shared
  * read-only by any number of threads; a manager, a context or a Cobblestone object belongs to
  * one thread at a time; the one-time choices (CPU features, the one-shot arch) may be made by
  * concurrent first callers. Run under ThreadSanitizer in CI (scripts/test.sh stage "tsan",
@@ -37,7 +37,7 @@ struct msg {
 static struct msg *msgs;
 static tu_key *keys;          /* shared, read-only once phase 2 starts */
 static pthread_barrier_t bar;
-static int arches[MBGCMI_ARCH_COUNT], narch;
+static int arches[MBGCMI_MAX_ARCHES], narch;
 static unsigned reps = 10;
 
 struct thr {
@@ -109,7 +109,7 @@ static void *thr_main(void *arg)
     pthread_barrier_wait(&bar);
     /* ---- phase 2: managers per thread, keys shared ---- */
     mbgcm_config ca = {0}, cb = {0};
-    ca.arch = mbgcmi_arch_name(arches[t->idx % (unsigned)narch]);
+    ca.arch = tu_arch_name(arches[t->idx % (unsigned)narch]);
     ca.lanes = 4 + 4 * (t->idx % 2);
     ca.queue_size = 8;
     cb.lanes = 8;

@@ -3,7 +3,6 @@
  */
 #include "test_util.h"
 
-#include "lanes.h"
 
 #include <errno.h>
 #include <time.h>
@@ -225,24 +224,76 @@ void tu_print_hex(const char *label, const void *p, size_t n)
 }
 
 /* ---- arches -------------------------------------------------------------------------------- */
-int tu_supported_arches(int out[MBGCMI_ARCH_COUNT])
+int tu_arch_count(void)
+{
+    return (int)mbgcmi_narches;
+}
+
+int tu_arch_idx(const char *name)
+{
+    return mbgcmi_arch_index(mbgcmi_arch_find(name));
+}
+
+const struct mbgcmi_arch *tu_arch(int a)
+{
+    return a >= 0 ? mbgcmi_arch_at((unsigned)a) : NULL;
+}
+
+const char *tu_arch_name(int a)
+{
+    const struct mbgcmi_arch *d = tu_arch(a);
+    return d ? d->name : "none";
+}
+
+int tu_arch_supported(int a)
+{
+    return mbgcmi_arch_supported(tu_arch(a));
+}
+
+unsigned tu_arch_requires(int a)
+{
+    const struct mbgcmi_arch *d = tu_arch(a);
+    return d ? d->requires : ~0u;
+}
+
+int tu_arch_best(void)
+{
+    return mbgcmi_arch_index(mbgcmi_arch_best());
+}
+
+int tu_arch_parse(const char *name)
+{
+    return mbgcmi_arch_index(mbgcmi_arch_parse(name));
+}
+
+void tu_set_oneshot_arch(int a)
+{
+    mbgcmi_set_oneshot_arch(tu_arch(a));
+}
+
+int tu_oneshot_arch(void)
+{
+    return mbgcmi_arch_index(mbgcmi_oneshot_arch());
+}
+
+int tu_supported_arches(int out[MBGCMI_MAX_ARCHES])
 {
     int n = 0;
-    for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
-        if (mbgcmi_arch_supported(a)) {
+    for (int a = 0; a < tu_arch_count(); a++) {
+        if (tu_arch_supported(a)) {
             out[n++] = a;
         }
     }
     return n;
 }
 
-void tu_print_arch_counts(const char *label, const uint64_t counts[MBGCMI_ARCH_COUNT])
+void tu_print_arch_counts(const char *label, const uint64_t counts[MBGCMI_MAX_ARCHES])
 {
     uint64_t total = 0;
     printf("%s:", label);
-    for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
-        if (mbgcmi_arch_supported(a)) {
-            printf(" %s=%llu", mbgcmi_arch_name(a), (unsigned long long)counts[a]);
+    for (int a = 0; a < tu_arch_count(); a++) {
+        if (tu_arch_supported(a)) {
+            printf(" %s=%llu", tu_arch_name(a), (unsigned long long)counts[a]);
             total += counts[a];
         }
     }
@@ -613,8 +664,8 @@ void tu_tb_gcm_j0(const uint8_t *key, size_t key_len, const uint8_t j0[16], cons
 int tu_mgr_configs(int out[TU_MGR_NCFG])
 {
     int n = 0;
-    for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
-        if (mbgcmi_arch_supported(a)) {
+    for (int a = 0; a < tu_arch_count(); a++) {
+        if (tu_arch_supported(a)) {
             out[n++] = a;
         }
     }
@@ -624,23 +675,38 @@ int tu_mgr_configs(int out[TU_MGR_NCFG])
 
 const char *tu_mgr_label(int cfg)
 {
-    return cfg == TU_MGR_AUTO ? "auto" : mbgcmi_arch_name(cfg);
+    return cfg == TU_MGR_AUTO ? "auto" : tu_arch_name(cfg);
 }
 
 const char *tu_mgr_cfg_arch(int cfg)
 {
-    return cfg == TU_MGR_AUTO ? NULL : mbgcmi_arch_name(cfg);
+    return cfg == TU_MGR_AUTO ? NULL : tu_arch_name(cfg);
 }
 
 int tu_mgr_runs_arch(int cfg)
 {
-    return cfg == TU_MGR_AUTO ? mbgcmi_arch_best() : cfg;
+    return cfg == TU_MGR_AUTO ? tu_arch_best() : cfg;
 }
 
 int tu_mgr_fast_lanes(int cfg)
 {
-    const struct mbgcmi_lane_ops *ops = mbgcmi_lane_ops_for(tu_mgr_runs_arch(cfg));
-    return ops != NULL && ops->arch != MBGCMI_ARCH_GENERIC;
+    const struct mbgcmi_arch *a = tu_arch(tu_mgr_runs_arch(cfg));
+    return a != NULL && !a->portable;
+}
+
+int tu_mgr_has_lanes(int cfg)
+{
+    const struct mbgcmi_arch *a = tu_arch(tu_mgr_runs_arch(cfg));
+    return a != NULL && a->lanes != NULL;
+}
+
+void tu_mgr_need_lanes(int cfg)
+{
+    if (!tu_mgr_has_lanes(cfg)) {
+        print_message("%s: no lane kernel (every job runs single-stream): nothing to test\n",
+                      tu_mgr_label(cfg));
+        skip();
+    }
 }
 
 mbgcm_mgr *tu_mgr_open(int cfg, unsigned lanes, unsigned queue_size, uint64_t timeout_ns)
@@ -659,7 +725,7 @@ mbgcm_mgr *tu_mgr_open(int cfg, unsigned lanes, unsigned queue_size, uint64_t ti
                  mbgcm_strerror(s));
     }
     const char *name = mbgcm_mgr_arch(m);
-    const char *want = mbgcmi_arch_name(tu_mgr_runs_arch(cfg));
+    const char *want = tu_arch_name(tu_mgr_runs_arch(cfg));
     if (name == NULL || strcmp(name, want) != 0) {
         fail_msg("mbgcm_mgr_arch = %s, expected %s (config %s)", name ? name : "(null)", want,
                  tu_mgr_label(cfg));

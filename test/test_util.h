@@ -24,7 +24,11 @@
 
 #include <cmocka.h>
 
-#include "mbgcm_internal.h"
+#include "arch.h"
+#include "cpu.h"
+#include "gcm.h"
+#include "key.h"
+#include "util.h"
 
 /* ---- PRNG and seed -------------------------------------------------------------------- */
 typedef struct tu_rng {
@@ -89,10 +93,29 @@ void tu_print_hex(const char *label, const void *p, size_t n);
 long tu_first_diff(const void *a, const void *b, size_t n);
 
 /* ---- arches ------------------------------------------------------------------------------ */
+/* Tests name arches by their position in the library's registry (arch/registry.c: 0 is
+   generic, slowest to fastest) and look them up by name; TU_ARCH_NONE (-1) is an arch this
+   build does not have (or, for the one-shot hook, an unsupported one). */
+#define TU_ARCH_NONE (-1)
+#define TU_ARCH(name) tu_arch_idx(name)
+int tu_arch_count(void);
+/* Registry position of the arch called |name|, or TU_ARCH_NONE. */
+int tu_arch_idx(const char *name);
+/* The descriptor at position |a| (NULL for TU_ARCH_NONE). */
+const struct mbgcmi_arch *tu_arch(int a);
+const char *tu_arch_name(int a);         /* "none" for TU_ARCH_NONE */
+int tu_arch_supported(int a);
+unsigned tu_arch_requires(int a);
+int tu_arch_best(void);
+/* mbgcmi_arch_parse as a position ("auto"/NULL: best; unknown: TU_ARCH_NONE). */
+int tu_arch_parse(const char *name);
+/* The one-shot hook by position (TU_ARCH_NONE: simulate an unsupported arch). */
+void tu_set_oneshot_arch(int a);
+int tu_oneshot_arch(void);
 /* Fill |out| with the supported arches in increasing order; returns how many (>= 1). */
-int tu_supported_arches(int out[MBGCMI_ARCH_COUNT]);
+int tu_supported_arches(int out[MBGCMI_MAX_ARCHES]);
 /* Print "label: generic=N aesni=N ... (total N)" for the supported arches. */
-void tu_print_arch_counts(const char *label, const uint64_t counts[MBGCMI_ARCH_COUNT]);
+void tu_print_arch_counts(const char *label, const uint64_t counts[MBGCMI_MAX_ARCHES]);
 
 /* ---- reference (a): OpenSSL EVP ---------------------------------------------------------- */
 /* key_len 16/24/32, iv_len 1..128, tag_len 1..16. Return 0; decrypt returns 1 when the tag
@@ -139,9 +162,9 @@ void tu_tb_gcm_j0(const uint8_t *key, size_t key_len, const uint8_t j0[16], cons
 
 /* ---- job manager helpers (test_mgr_*.c) ----------------------------------------------------- */
 /* Manager configurations every manager test loops over: each supported arch by name (index =
-   enum mbgcmi_arch), then "auto" (config arch NULL) as TU_MGR_AUTO. */
-#define TU_MGR_AUTO MBGCMI_ARCH_COUNT
-#define TU_MGR_NCFG (MBGCMI_ARCH_COUNT + 1)
+   registry position), then "auto" (config arch NULL) as TU_MGR_AUTO. */
+#define TU_MGR_AUTO MBGCMI_MAX_ARCHES
+#define TU_MGR_NCFG (MBGCMI_MAX_ARCHES + 1)
 /* Fill |out| with the supported configurations (arches in increasing order, then auto). */
 int tu_mgr_configs(int out[TU_MGR_NCFG]);
 /* "generic" .. "avx512", or "auto" */
@@ -150,9 +173,14 @@ const char *tu_mgr_label(int cfg);
 const char *tu_mgr_cfg_arch(int cfg);
 /* The arch a manager of this configuration runs (auto resolved; MBGCM_ARCH must be unset). */
 int tu_mgr_runs_arch(int cfg);
-/* 1 when the configuration runs a vector lane kernel, 0 for the portable C lane kernel (about
-   200 cycles/byte: give it fewer and shorter jobs). */
+/* 0 when the configuration runs the portable C kernels (about 200 cycles/byte: give it fewer
+   and shorter jobs), else 1. */
 int tu_mgr_fast_lanes(int cfg);
+/* 1 when the configuration's arch has a four-lane kernel (else every job runs single-stream). */
+int tu_mgr_has_lanes(int cfg);
+/* Skip the running test (with a message) when the configuration has no lane kernel: for
+   tests of lane behaviour (staging, lane timeouts, lane runs, the J0 lane hook). */
+void tu_mgr_need_lanes(int cfg);
 /* mbgcm_mgr_create with that configuration; fails the test on error; checks mbgcm_mgr_arch. */
 mbgcm_mgr *tu_mgr_open(int cfg, unsigned lanes, unsigned queue_size, uint64_t timeout_ns);
 /* Print "label: generic=N ... auto=N (total N)" for the supported configurations. */

@@ -4,58 +4,62 @@
  */
 #include "engine_mbgcm_internal.h"
 
-#include "jobs_internal.h" /* mbgcmi_mgr_set_single_min_len, lanes.h, mbgcm_internal.h */
+#include "arch.h"          /* the arch registry */
+#include "jobs_internal.h" /* mbgcmi_mgr_set_single_min_len */
 
+/* Arches are positions in the registry (arch/registry.c), generic first. */
 int mbint_arch_count(void)
 {
-    return MBGCMI_ARCH_COUNT;
+    return (int)mbgcmi_narches;
 }
 
 int mbint_arch_generic(void)
 {
-    return MBGCMI_ARCH_GENERIC;
+    return mbgcmi_arch_index(mbgcmi_arch_find("generic"));
 }
 
 const char *mbint_arch_name(int arch)
 {
-    return mbgcmi_arch_name(arch);
+    const struct mbgcmi_arch *a = arch >= 0 ? mbgcmi_arch_at((unsigned)arch) : NULL;
+    return a ? a->name : "none";
 }
 
 int mbint_arch_supported(int arch)
 {
-    return mbgcmi_arch_supported(arch);
+    return arch >= 0 && mbgcmi_arch_supported(mbgcmi_arch_at((unsigned)arch));
 }
 
 int mbint_arch_parse(const char *name)
 {
-    const int a = mbgcmi_arch_parse(name);
-    return a == MBGCMI_ARCH_NONE ? -1 : a;
+    return mbgcmi_arch_index(mbgcmi_arch_parse(name));
 }
 
 void mbint_force_oneshot_arch(int arch)
 {
-    mbgcmi_set_oneshot_arch(arch);
+    mbgcmi_set_oneshot_arch(arch >= 0 ? mbgcmi_arch_at((unsigned)arch) : NULL);
 }
 
 int mbint_same_oneshot(int a, int b)
 {
-    return mbgcmi_gcm_ops_for(a) == mbgcmi_gcm_ops_for(b);
+    return mbgcmi_arch_at((unsigned)a)->ops == mbgcmi_arch_at((unsigned)b)->ops;
 }
 
+/* An arch without a lane kernel runs every job single-stream: its "lane arch" is itself. */
 int mbint_lane_arch(int arch)
 {
-    return mbgcmi_lane_ops_for(arch)->arch;
+    return arch;
 }
 
 int mbint_same_lanes(int a, int b)
 {
-    const struct mbgcmi_lane_ops *x = mbgcmi_lane_ops_for(a), *y = mbgcmi_lane_ops_for(b);
-    return x->kernel == y->kernel && x->short_kernel == y->short_kernel;
+    const struct mbgcmi_arch *x = mbgcmi_arch_at((unsigned)a), *y = mbgcmi_arch_at((unsigned)b);
+    return x->lanes == y->lanes && x->short_kernel == y->short_kernel && x->ops == y->ops;
 }
 
 uint64_t mbint_single_min_len(int arch)
 {
-    return mbgcmi_lane_ops_for(arch)->single_min_len;
+    const struct mbgcmi_arch *a = mbgcmi_arch_at((unsigned)arch);
+    return a->lanes != NULL ? a->single_min_len : 0;
 }
 
 void mbint_set_single_min_len(mbgcm_mgr *m, uint64_t len)

@@ -1,5 +1,5 @@
 /*
- * mbgcm_dudect.c — dudect-style timing test (issue 9): for each path, time the same operation
+ * mbgcm_dudect.c — dudect-style timing test: for each path, time the same operation
  * on two classes of secret input, interleaved in random order, and apply Welch's t-test to the
  * two timing distributions (after cropping at several percentiles, as dudect does). A |t|
  * that stays below 4.5 means no timing difference was detected at this number of samples; a
@@ -14,7 +14,7 @@
  *   ctx         incremental encrypt in 3 pieces: fixed vs random plaintext
  *   lanes       manager (lane kernels forced): 4 jobs of 200 bytes, fixed vs random plaintexts
  *               and keys, through the ring and a flush
- *   short       the avx512 short-job kernel: 4 jobs of 64 bytes (only on avx512)
+ *   short       the short-job kernel: 4 jobs of 64 bytes (arches that have one: avx512)
  *   cobble-open Cobblestone open of a 1000-byte message: fixed vs random plaintext
  *   selftest-leaky  (only with --target selftest-leaky) an early-exit compare of 1024 bytes:
  *               must be reported as a leak, or the measurement is not sensitive enough
@@ -28,6 +28,7 @@
 #include <string.h>
 #include <x86intrin.h>
 
+#include "arch.h"
 #include "jobs_internal.h"
 #include "mbgcm_cobble.h"
 
@@ -105,7 +106,7 @@ static mbgcm_key *keys;           /* NBUF keys */
 static uint8_t rawk[NBUF][32];
 static uint8_t pt[NBUF][1024], ct[NBUF][1024], out[1024], tagv[NBUF][16], tagout[16];
 static uint8_t iv[12] = {1, 2, 3}, aad[16] = {4, 5, 6};
-static int cur_arch;
+static const struct mbgcmi_arch *cur_arch;
 static mbgcm_mgr *mgr;
 static uint8_t *sealed[NBUF];
 static size_t sealed_len;
@@ -217,7 +218,7 @@ static void run_cobble(size_t i)
 {
     size_t n;
     mbgcm_cobble_opts o = {0};
-    o.arch = mbgcmi_arch_name(cur_arch);
+    o.arch = cur_arch->name;
     o.mgr = mgr;
     mbgcm_cobble_open(out, &n, sizeof out, fixed_key, 32, NULL, 0, sealed[i], sealed_len, &o);
 }
@@ -255,12 +256,13 @@ static const struct target targets[] = {
 };
 #define NTARGETS (sizeof targets / sizeof targets[0])
 
-static double run_target(const struct target *t, int arch, size_t samples, double *meanc)
+static double run_target(const struct target *t, const struct mbgcmi_arch *arch,
+                         size_t samples, double *meanc)
 {
     cur_arch = arch;
     mbgcmi_set_oneshot_arch(arch);
     mbgcm_config cfg = {0};
-    cfg.arch = mbgcmi_arch_name(arch);
+    cfg.arch = arch->name;
     cfg.queue_size = 16;
     mgr = mbgcm_mgr_new(&cfg);
     if (strcmp(t->name, "lanes") == 0 || strcmp(t->name, "short") == 0) {
@@ -353,12 +355,14 @@ int main(int argc, char **argv)
         if (only ? !strstr(only, targets[t].name) : !strcmp(targets[t].name, "selftest-leaky")) {
             continue;
         }
-        for (int a = 0; a < MBGCMI_ARCH_COUNT; a++) {
-            if (!mbgcmi_arch_supported(a) || (only_arch && strcmp(only_arch, mbgcmi_arch_name(a)))) {
+        for (unsigned ai = 0; ai < mbgcmi_narches; ai++) {
+            const struct mbgcmi_arch *a = mbgcmi_arch_at(ai);
+            if (!mbgcmi_arch_supported(a) || (only_arch && strcmp(only_arch, a->name))) {
                 continue;
             }
-            if ((!strcmp(targets[t].name, "short") && a != MBGCMI_ARCH_AVX512) ||
-                (!strcmp(targets[t].name, "selftest-leaky") && a != MBGCMI_ARCH_GENERIC)) {
+            if ((!strcmp(targets[t].name, "short") && a->short_kernel == NULL) ||
+                (!strcmp(targets[t].name, "lanes") && a->lanes == NULL) ||
+                (!strcmp(targets[t].name, "selftest-leaky") && !a->portable)) {
                 continue;
             }
             double mc[2];
@@ -367,7 +371,7 @@ int main(int argc, char **argv)
                                                                      : "LEAK?";
             leaks += tv >= 10;
             printf("%-12s %-8s %10zu %12.1f %12.1f %8.2f  %s\n", targets[t].name,
-                   mbgcmi_arch_name(a), samples, mc[0], mc[1], tv, v);
+                   a->name, samples, mc[0], mc[1], tv, v);
             fflush(stdout);
         }
     }

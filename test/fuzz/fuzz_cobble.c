@@ -1,5 +1,5 @@
 /*
- * fuzz_cobble.c — libFuzzer harness (issue 9, (b)): Cobblestone open on malformed input.
+ * fuzz_cobble.c — libFuzzer harness: Cobblestone open on malformed input.
  *
  * The input gives a key (16 or 32 bytes), a context and either raw bytes to open as a sealed
  * message, or a genuine message (plaintext from the input, sealed by the OpenSSL-only
@@ -105,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mbgcm_cobble_opts opts = {0};
     static const char *const archs[3] = {NULL, "generic", NULL};
     opts.arch = ct_len < 4000 ? archs[(mode >> 2) % 3] : NULL;
-    if (opts.arch && !mbgcmi_arch_supported(mbgcmi_arch_parse(opts.arch))) {
+    if (opts.arch && !tu_arch_supported(tu_arch_parse(opts.arch))) {
         opts.arch = NULL;
     }
     opts.threads = (mode >> 4) & 1 ? 2 : 0;

@@ -1,5 +1,5 @@
 /*
- * fuzz_decrypt.c — libFuzzer harness (issue 9, (b)): mbgcm_decrypt and scatter-gather jobs on
+ * fuzz_decrypt.c — libFuzzer harness: mbgcm_decrypt and scatter-gather jobs on
  * malformed input.
  *
  * Part 1, one-shot decrypt: key (16/24/32 bytes), IV (1..128 bytes), AAD, ciphertext and tag
@@ -24,7 +24,7 @@
 #define ARENA 4096
 #define MAXSEG 300
 
-static int arches[MBGCMI_ARCH_COUNT], narch;
+static int arches[MBGCMI_MAX_ARCHES], narch;
 static void print_stats(void);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -100,7 +100,7 @@ static void part_oneshot(struct fz *f)
     }
     const int inpl = (mode >> 3) & 1;
     for (int a = 0; a < narch; a++) {
-        mbgcmi_set_oneshot_arch(arches[a]);
+        tu_set_oneshot_arch(arches[a]);
         uint8_t *in = ct;
         if (inpl) {
             memcpy(out, ct, len);
@@ -115,7 +115,7 @@ static void part_oneshot(struct fz *f)
         d_auth += st == MBGCM_ERR_AUTH;
         d_taglen += st == MBGCM_ERR_TAG_LEN;
         FZ_CHECK(st == want, "decrypt arch %s: status %d, expected %d (len %zu tl %zu)",
-                 mbgcmi_arch_name(arches[a]), st, want, len, tl);
+                 tu_arch_name(arches[a]), st, want, len, tl);
         FZ_CHECK(memcmp(tag, tagcopy, sizeof tag) == 0, "the tag buffer was written");
         if (st == MBGCM_OK) {
             FZ_CHECK(memcmp(out, ref, len) == 0, "plaintext differs from OpenSSL");
@@ -129,7 +129,7 @@ static void part_oneshot(struct fz *f)
             }
         }
     }
-    mbgcmi_set_oneshot_arch(mbgcmi_arch_best());
+    tu_set_oneshot_arch(tu_arch_best());
     mbgcm_key_wipe(&key);
     free(ct);
     free(out);
@@ -278,7 +278,7 @@ static void part_sgl(struct fz *f)
     uint8_t *before = malloc(sizeof arena);
     memcpy(before, arena, sizeof arena);
     mbgcm_config cfg = {0};
-    cfg.arch = mbgcmi_arch_name(arches[shape % narch]);
+    cfg.arch = tu_arch_name(arches[shape % narch]);
     cfg.queue_size = 4;
     mbgcm_mgr *m = mbgcm_mgr_new(&cfg);
     FZ_CHECK(m != NULL, "manager");

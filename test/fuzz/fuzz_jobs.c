@@ -1,5 +1,5 @@
 /*
- * fuzz_jobs.c — libFuzzer harness (issue 9, (a)): random job sequences through the ring and
+ * fuzz_jobs.c — libFuzzer harness: random job sequences through the ring and
  * burst APIs of one manager, every result checked against OpenSSL and against the portable
  * `generic` single-message path (which must agree with each other first).
  *
@@ -252,11 +252,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fz f = {data, size};
-    int arches[MBGCMI_ARCH_COUNT];
+    int arches[MBGCMI_MAX_ARCHES];
     const int na = tu_supported_arches(arches);
     const uint8_t c0 = fz_u8(&f), c1 = fz_u8(&f);
     mbgcm_config cfg = {0};
-    cfg.arch = mbgcmi_arch_name(arches[c0 % na]);
+    cfg.arch = tu_arch_name(arches[c0 % na]);
     cfg.lanes = 4 * (1 + ((c0 >> 3) & 3));
     cfg.queue_size = 1u << (c1 & 7); /* 1 .. 128 */
     cfg.queue_size = cfg.queue_size > MAXQ ? MAXQ : cfg.queue_size;

@@ -2,13 +2,16 @@
 # test/pkg/install_test.sh MODE key=value...  — install mbgcm and use it from outside.
 #
 # MODE install    cmake --install <build> --prefix <prefix> (fresh), then check the layout
-#      cmake      configure + build consumer/ with find_package(mbgcm) against <prefix>; run
-#                 consumer_shared (must load <prefix>'s libmbgcm.so.N) and consumer_static
-#                 (must not need libmbgcm.so at all)
-#      pkgconfig  cc consumer.c $(pkg-config --cflags --libs mbgcm) with
+#      cmake      configure + build consumer/ with find_package(mbgcm COMPONENTS cobble) against
+#                 <prefix>; run consumer_shared (must load <prefix>'s libmbgcm.so.N and no
+#                 libcrypto) and consumer_static (must not need libmbgcm.so at all), then
+#                 cobble_consumer_shared (libmbgcm-cobble.so.N on libmbgcm.so.N) and
+#                 cobble_consumer_static (neither shared library)
+#      pkgconfig  cc consumer.c $(pkg-config --cflags --libs mbgcm) and cc cobble_consumer.c
+#                 $(pkg-config --cflags --libs mbgcm-cobble) with
 #                 PKG_CONFIG_PATH=<prefix>/<libdir>/pkgconfig; run with LD_LIBRARY_PATH
 # Keys (all passed by test/pkg/CMakeLists.txt): build prefix work consumer libdir includedir
-# version soversion cc generator make_program build_type sanitize.
+# version soversion cobble_soversion cc generator make_program build_type sanitize.
 # With sanitize=LIST the installed libraries were built with -fsanitize=LIST, so every consumer
 # is compiled and linked with the same flags (their runtime must come first in the process).
 # Exit 0 = pass, 77 = skipped (a tool is missing), anything else = failure.
@@ -21,7 +24,9 @@ for kv in "$@"; do
   arg["${kv%%=*}"]="${kv#*=}"
 done
 need() { [ -n "${arg[$1]:-}" ] || { echo "install_test: missing $1=..." >&2; exit 2; }; }
-for k in build prefix work consumer libdir includedir version soversion cc; do need "$k"; done
+for k in build prefix work consumer libdir includedir version soversion cobble_soversion cc; do
+  need "$k"
+done
 
 prefix="${arg[prefix]}"
 libdir="$prefix/${arg[libdir]}"
@@ -46,6 +51,20 @@ check_resolves_from() { # EXE DIR
     *) fail "$1 loads the wrong libmbgcm: $line (expected $2)" ;;
   esac
 }
+cobble_so="libmbgcm-cobble.so.${arg[cobble_soversion]}"
+check_cobble_from() { # EXE DIR
+  local line
+  line=$(ldd "$1" | grep "$cobble_so " || true)
+  case "$line" in
+    *"=> $2/$cobble_so "*) say "$(basename "$1") loads $2/$cobble_so" ;;
+    *) fail "$1 loads the wrong (or no) $cobble_so: '$line' (expected $2)" ;;
+  esac
+  check_resolves_from "$1" "$2"
+}
+# The engine alone never needs OpenSSL.
+check_no_libcrypto() { # EXE
+  if ldd "$1" | grep -q 'libcrypto'; then fail "$1 (engine only) loads libcrypto"; fi
+}
 
 case "$mode" in
 install)
@@ -55,15 +74,17 @@ install)
   for f in "$incdir/mbgcm.h" "$libdir/libmbgcm.a" "$libdir/$so" "$libdir/$so.${arg[soversion]}" \
            "$libdir/$so.${arg[version]}" "$libdir/cmake/mbgcm/mbgcmConfig.cmake" \
            "$libdir/cmake/mbgcm/mbgcmConfigVersion.cmake" "$libdir/cmake/mbgcm/mbgcmTargets.cmake" \
-           "$libdir/pkgconfig/mbgcm.pc"; do
+           "$libdir/pkgconfig/mbgcm.pc" "$incdir/mbgcm_cobble.h" "$libdir/libmbgcm-cobble.a" \
+           "$libdir/libmbgcm-cobble.so" "$libdir/$cobble_so" \
+           "$libdir/cmake/mbgcm/mbgcmCobbleTargets.cmake" "$libdir/pkgconfig/mbgcm-cobble.pc"; do
     [ -e "$f" ] || fail "not installed: $f"
   done
   if [ ! -L "$libdir/$so" ] || [ ! -L "$libdir/$so.${arg[soversion]}" ]; then
     fail "$so and $so.${arg[soversion]} should be symlinks to $so.${arg[version]}"
   fi
   # Internal headers stay private.
-  if find "$prefix" -name 'mbgcm_internal.h' | grep -q .; then
-    fail "mbgcm_internal.h was installed"
+  if find "$prefix" -name '*internal*.h' | grep -q .; then
+    fail "an internal header was installed: $(find "$prefix" -name '*internal*.h')"
   fi
   # Nothing may point back into the build or source tree (a relocatable, self-contained prefix).
   if grep -rl -e "${arg[build]}" "$libdir/cmake/mbgcm" "$libdir/pkgconfig" 2>/dev/null | grep -q .; then
@@ -93,9 +114,17 @@ cmake)
   run cmake --build "$bdir"
   run "$bdir/consumer_shared"
   check_resolves_from "$bdir/consumer_shared" "$libdir"
+  check_no_libcrypto "$bdir/consumer_shared"
   run "$bdir/consumer_static"
   if readelf -d "$bdir/consumer_static" | grep -q 'NEEDED.*libmbgcm'; then
     fail "consumer_static (mbgcm::mbgcm_static) depends on the shared libmbgcm"
+  fi
+  check_no_libcrypto "$bdir/consumer_static"
+  run "$bdir/cobble_consumer_shared"
+  check_cobble_from "$bdir/cobble_consumer_shared" "$libdir"
+  run "$bdir/cobble_consumer_static"
+  if readelf -d "$bdir/cobble_consumer_static" | grep -q 'NEEDED.*libmbgcm'; then
+    fail "cobble_consumer_static (mbgcm::cobble_static) depends on a shared libmbgcm library"
   fi
   say "OK"
   ;;
@@ -130,6 +159,19 @@ pkgconfig)
     "${arg[consumer]}/consumer.c" -o "$out" $libs
   LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" run "$out"
   LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" check_resolves_from "$out" "$libdir"
+  check_no_libcrypto "$out"
+  [ "$(pkg-config --modversion mbgcm-cobble)" = "${arg[version]}" ] ||
+    fail "pkg-config --modversion mbgcm-cobble is not ${arg[version]}"
+  ccflags=$(pkg-config --cflags mbgcm-cobble)
+  clibs=$(pkg-config --libs mbgcm-cobble)
+  say "pkg-config mbgcm-cobble: cflags '$ccflags' libs '$clibs'"
+  cout="${arg[work]}/cobble-consumer-pkgconfig"
+  rm -f "$cout"
+  # shellcheck disable=SC2086
+  run "${arg[cc]}" -std=c99 -Wall -Wextra -Werror "${san_flags[@]}" $ccflags \
+    "${arg[consumer]}/cobble_consumer.c" -o "$cout" $clibs
+  LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" run "$cout"
+  LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" check_cobble_from "$cout" "$libdir"
   say "OK"
   ;;
 

@@ -1,0 +1,24 @@
+/*
+ * avx2.h — the avx2 arch's kernels (arch/avx2/gcm_by16_avx2.asm): single-stream VAES and
+ * VPCLMULQDQ on ymm (AVX2, no AVX-512), 16 blocks per iteration, partial blocks bounced through
+ * the stack. Contracts as the struct mbgcmi_gcm_ops members (core/gcm.h).
+ */
+#ifndef MBGCM_ARCH_AVX2_H
+#define MBGCM_ARCH_AVX2_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "key.h"
+
+void mbgcmi_avx2_ghash(const struct mbgcmi_key *k, uint64_t s[2], const uint8_t *in,
+                       size_t nblocks);
+void mbgcmi_avx2_ctr_enc(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                         const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_avx2_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                         const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_avx2_gcm(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
+                     size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                     uint8_t tag[16], int decrypt);
+
+#endif /* MBGCM_ARCH_AVX2_H */

@@ -1,0 +1,513 @@
+; gcm_by16_avx2.asm — single-stream ("by16": one message, 16 blocks per iteration) AES-GCM
+; kernels with VAES + VPCLMULQDQ on ymm: the `avx2` one-shot path and the manager's path for
+; long messages and for J0 of odd-length IVs.
+;
+; Two consecutive blocks of the one message per ymm (block 2j in the low 128-bit lane of ymm j,
+; block 2j+1 in the high lane); eight ymm per iteration, i.e. 16 blocks as eight independent AES
+; chains (VAESENC ymm issues twice per cycle with a latency of 3 here, so six chains are the
+; minimum to keep it busy). Round keys are broadcast to both lanes (VBROADCASTI128: a pure
+; load). Encrypt: the GHASH of iteration i-1's 16 output blocks (read back from dst, where they
+; were just stored) is stitched between the AES rounds of iteration i. Decrypt: the ciphertext
+; is the input, available before the AES, so each iteration hashes its own 16 input blocks
+; between its own rounds (before the output is stored: in == out is allowed) and nothing is
+; left to drain. GHASH aggregates 16 blocks with H^16..H^1: the key stores the powers highest
+; first, so one 32-byte load at H^(m-2j) gives [H^(m-2j), H^(m-2j-1)] for the two blocks of
+; ymm j of an m-block group; Karatsuba with the stored (lo^hi) operands; one Montgomery
+; reduction per 128-bit lane, then the two lanes (partial sums of one message) are xor-folded
+; (reduction is linear). Math: arch/generic/ghash_ct.c.
+;
+; Why AVX2 and not AVX-512: this is the path for CPUs with VAES/VPCLMULQDQ but no AVX-512 (AMD
+; Zen 3, Intel Alder Lake): 16 vector registers, no opmasks, no byte-masked loads or stores.
+; Partial blocks are therefore bounced through a 16-byte stack slot (arch/x86/include/bounce.inc):
+; never a wide access past the end of a buffer.
+;
+; Counters (the Gueron-Krasnov counter trick, in vector form): round key 0 is folded once per
+; call into the 96 constant bits of the counter block, ZK = (ctr with its counter word cleared) ^ rk0
+; (32 bytes on the stack: both lanes). Per block only the 32-bit counter word is produced:
+; CTR holds the counter words alone, byte-reflected (dword 0 of each lane = GCM's counter as an
+; integer, every other dword zero), so VPADDD is inc32 (wraps mod 2^32, never carries into the
+; other 96 bits), one VPSHUFB puts the word into big-endian position 12..15 with zeros elsewhere,
+; and one VPXOR with ZK gives the block *after* round 0: the xor with rk0 is that xor.
+;
+; CPU: AVX2 + VAES + VPCLMULQDQ (+ AVX, AES-NI; what arch/avx2/arch_avx2.c requires, OS AVX
+;      state checked there). No AVX-512 instruction, no zmm, no opmask.
+; ABI: System V AMD64.
+;
+; void mbgcmi_avx2_ghash(const key *k, uint64_t s[2], const uint8_t *in, size_t nblocks);
+; void mbgcmi_avx2_ctr_enc(const key *k, uint8_t ctr[16], uint64_t s[2],
+;                          const uint8_t *in, uint8_t *out, size_t nblocks);
+; void mbgcmi_avx2_ctr_dec(...same...);
+;   Contracts as the struct mbgcmi_gcm_ops members in core/gcm.h: s in V form,
+;   ctr = next counter block (inc32 per block, left at the next unused value), GHASH of the
+;   ciphertext (out for _enc, in for _dec), in == out allowed.
+; void mbgcmi_avx2_gcm(const key *k, const uint8_t j0[16], const uint8_t *aad, size_t aad_len,
+;                      const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16], int decrypt);
+;   The whole message in one call (struct mbgcmi_gcm_ops.whole): E_K(J0), AAD (full blocks,
+;   then the last one bounced and zero-padded), CTR + GHASH over the full blocks, the last
+;   partial block (bounced), the length block, and the full 16-byte tag T = E_K(J0) ^ S.
+;
+; Register plan
+;   rdi k   rsi ctr (ctr_*), j0 (gcm)   rdx s   rcx in   r8 out   r9 blocks left   eax rounds
+;   r10/r11 gcm: AAD pointer/length; r12-r15 gcm: partial-block length and copy scratch;
+;   rbx gcm: message length
+;   ymm0-7   B0..B7  counter blocks -> key stream -> output (blocks 2j, 2j+1 in ymm j)
+;   ymm8     LO      ymm9 MI      ymm10 HI, and S (V form, low lane; high lane zero) between
+;                                 groups: a group's first block takes S in before LO/MI/HI
+;                                 are overwritten
+;   ymm11    X       the block pair being hashed      ymm12 T   GHASH scratch
+;   ymm13    round key (broadcast), scratch
+;   ymm14    BSWAP   byte reflection per 128-bit lane
+;   ymm15    CTR     counter words of the next two blocks (lanes +0, +1), byte-reflected
+;   stack    ZK (32 bytes, key-derived: wiped), bounce slots, E_K(J0) (gcm; wiped)
+; Every vector register is cleared (VZEROALL) and the stack area wiped before returning.
+default rel
+%include "key.inc"
+%include "frame.inc"
+%include "bounce.inc"
+%include "ghash_avx2.inc"
+
+section .rodata
+align 32
+YBSWAP:         times 2 db 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+YPOLY:          times 4 dq 0xC200000000000000          ; y^63 + y^62 + y^57 (arch/generic/ghash_ct.c)
+YCTRWORD:       times 2 dd 0xFFFFFFFF, 0, 0, 0          ; the counter word, byte-reflected
+YLANE1:         dd 0, 0, 0, 0, 1, 0, 0, 0               ; lanes +0, +1
+YONE:           times 2 dd 1, 0, 0, 0
+YADD:                                                   ; row j: +2j in both lanes
+%assign _j 0
+%rep 9
+                times 2 dd 2 * _j, 0, 0, 0
+%assign _j _j + 1
+%endrep
+; 16 bytes 0xFF then 16 bytes 0: a load at BMASK + 16 - n keeps n bytes
+BMASK:          times 16 db 0xFF
+                times 16 db 0
+
+; stack frame (rsp 32-byte aligned)
+%define F_ZK    0               ; 32: (ctr with the counter word cleared) ^ rk0, both lanes
+%define F_EK0   32              ; 16: E_K(J0) (gcm)
+%define F_B0    48              ; 16: bounce slot (input)
+%define F_B1    64              ; 16: bounce slot (output)
+%define FRAME   96
+
+section .text
+
+; ---- GHASH (arch/avx2/ghash_avx2.inc; math: arch/generic/ghash_ct.c) ------------------------------------
+; GHY_REDUCE: reduce both lanes, then S = lane 0 ^ lane 1 in xmm10 (the lanes are partial sums
+; of one message; reduction is linear, so folding after it is exact; VEX.128 zeroes the high
+; lane).
+%macro GHY_REDUCE 0
+        GHY_REDUCE_LANES
+        vextracti128 xmm12, ymm10, 1
+        vpxor      xmm10, xmm10, xmm12
+%endmacro
+
+; GH_STEP s, m, src: step s of hashing an m-block group (m = 1, 2, 8 or 16) at memory src
+; (byte order) with H^m..H^1: steps 0..m/2-1 hash one block pair each, step m/2 reduces,
+; later steps do nothing, so the steps can ride between AES rounds. m = 1: step 0 hashes the
+; single block (xmm), step 1 reduces.
+%macro GH_STEP 3
+%if (%2) == 1
+ %if (%1) == 0
+        vmovdqu    xmm11, [%3]
+        vpshufb    xmm11, xmm11, xmm14
+        vpxor      xmm11, xmm11, xmm10
+        GHY_FIRST  x, xmm11, [rdi + HPOW(1)], [rdi + HKAR(1)]
+ %elif (%1) == 1
+        GHY_REDUCE
+ %endif
+%elif (%1) < (%2) / 2
+        vmovdqu    ymm11, [%3 + 32 * (%1)]
+        vpshufb    ymm11, ymm11, ymm14
+ %if (%1) == 0
+        vpxor      ymm11, ymm11, ymm10                  ; S joins block 0 (high lane of S is 0)
+        GHY_FIRST  y, ymm11, [rdi + HPOW(%2)], [rdi + HKAR(%2)]
+ %else
+        GHY_NEXT   y, ymm11, [rdi + HPOW((%2) - 2 * (%1))], [rdi + HKAR((%2) - 2 * (%1))]
+ %endif
+%elif (%1) == (%2) / 2
+        GHY_REDUCE
+%endif
+%endmacro
+; GH_GROUP m, src: the whole group, not stitched
+%macro GH_GROUP 2
+%assign _s 0
+%rep (%1) / 2 + 1 + ((%1) == 1)
+        GH_STEP _s, %1, %2
+%assign _s _s + 1
+%endrep
+%endmacro
+
+; ---- AES ------------------------------------------------------------------------------------
+%macro AES_RND 3                ; n ymm, round, instruction
+        vbroadcasti128 ymm13, [rdi + KEY_RK + 16 * (%2)]
+%assign _z 0
+%rep %1
+        %3      ymm %+ _z, ymm %+ _z, ymm13
+%assign _z _z + 1
+%endrep
+%endmacro
+; AES_W n, m, src: rounds 1..R (eax = 10/12/14; round 0 is already in the counter blocks) of
+; ymm0..ymm(n-1), with the GHASH of the m-block group at src stitched after rounds 1..9
+; (m = 0: nothing). The round count is public (the key size): branching on it is fine.
+%macro AES_W 3
+%assign _r 1
+%rep 9
+        AES_RND %1, _r, vaesenc
+%if (%2) > 0
+        GH_STEP _r - 1, %2, %3
+%endif
+%assign _r _r + 1
+%endrep
+        cmp     eax, 10
+        je      %%last10
+        AES_RND %1, 10, vaesenc
+        AES_RND %1, 11, vaesenc
+        cmp     eax, 12
+        je      %%last12
+        AES_RND %1, 12, vaesenc
+        AES_RND %1, 13, vaesenc
+        AES_RND %1, 14, vaesenclast
+        jmp     %%done
+%%last12:
+        AES_RND %1, 12, vaesenclast
+        jmp     %%done
+%%last10:
+        AES_RND %1, 10, vaesenclast
+%%done:
+%endmacro
+
+; CTR_W n: B_j = counter blocks 2j, 2j+1 after round 0 (j < n); CTR += 2n
+%macro CTR_W 1
+%assign _z 0
+%rep %1
+%if _z == 0
+        vpshufb ymm0, ymm15, ymm14
+%else
+        vpaddd  ymm %+ _z, ymm15, [YADD + 32 * _z]
+        vpshufb ymm %+ _z, ymm %+ _z, ymm14
+%endif
+        vpxor   ymm %+ _z, ymm %+ _z, [rsp + F_ZK]      ; the 96 constant bits ^ rk0
+%assign _z _z + 1
+%endrep
+        vpaddd  ymm15, ymm15, [YADD + 32 * (%1)]
+%endmacro
+; CTR_1: B0 lane 0 = the next counter block after round 0; CTR += 1
+%macro CTR_1 0
+        vpshufb ymm0, ymm15, ymm14
+        vpxor   ymm0, ymm0, [rsp + F_ZK]
+        vpaddd  ymm15, ymm15, [YONE]
+%endmacro
+; XOR_STORE n: out = in ^ key stream, n ymm
+%macro XOR_STORE 1
+%assign _z 0
+%rep %1
+        vpxor   ymm %+ _z, ymm %+ _z, [rcx + 32 * _z]
+        vmovdqu [r8 + 32 * _z], ymm %+ _z
+%assign _z _z + 1
+%endrep
+%endmacro
+
+; CTR_SETUP ctrmem: CTR = counter words of ctrmem and ctrmem+1; ZK = its 96 bits ^ rk0
+%macro CTR_SETUP 1
+        vbroadcasti128 ymm15, %1
+        vpshufb ymm15, ymm15, ymm14
+        vpand   ymm15, ymm15, [YCTRWORD]
+        vpaddd  ymm15, ymm15, [YLANE1]
+        vbroadcasti128 ymm13, %1
+        vpblendd ymm13, ymm13, [YCTRWORD], 0x88         ; counter word := 0 (YCTRWORD's dword 3)
+        vbroadcasti128 ymm12, [rdi + KEY_RK]
+        vpxor   ymm13, ymm13, ymm12
+        vmovdqa [rsp + F_ZK], ymm13
+%endmacro
+
+%macro SMALL_FRAME_ENTER 0                 ; the ctr kernels: rbp frame only
+        push    rbp
+        mov     rbp, rsp
+        sub     rsp, FRAME
+        and     rsp, -32
+%endmacro
+%macro SMALL_FRAME_LEAVE 0                 ; wipes the frame and the registers
+        vpxor   xmm0, xmm0, xmm0
+        vmovdqa [rsp], ymm0
+        vmovdqa [rsp + 32], ymm0
+        vmovdqa [rsp + 64], ymm0
+%assign _z0 0
+%rep 16
+        vpxor   ymm %+ _z0, ymm %+ _z0, ymm %+ _z0   ; zero idioms: no execution
+%assign _z0 _z0 + 1
+%endrep
+        vzeroupper
+        mov     rsp, rbp
+        pop     rbp
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
+; GHASH_LOOP ptr, count: S over |count| full blocks at |ptr| (both advanced/consumed)
+%macro GHASH_LOOP 2
+%%g16:
+        cmp     %2, 16
+        jb      %%g8
+        GH_GROUP 16, %1
+        add     %1, 256
+        sub     %2, 16
+        jmp     %%g16
+%%g8:
+        cmp     %2, 8
+        jb      %%g2
+        GH_GROUP 8, %1
+        add     %1, 128
+        sub     %2, 8
+%%g2:
+        cmp     %2, 2
+        jb      %%g1
+        GH_GROUP 2, %1
+        add     %1, 32
+        sub     %2, 2
+        jmp     %%g2
+%%g1:
+        test    %2, %2
+        jz      %%gdone
+        GH_GROUP 1, %1
+        add     %1, 16
+        dec     %2
+%%gdone:
+%endmacro
+
+global mbgcmi_avx2_ghash:function hidden
+mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
+        vbroadcasti128 ymm14, [YBSWAP]
+        vmovdqu xmm10, [rsi]
+        GHASH_LOOP rdx, rcx
+        vmovdqu [rsi], xmm10
+%assign _z0 0
+%rep 16
+        vpxor   ymm %+ _z0, ymm %+ _z0, ymm %+ _z0   ; zero idioms: no execution
+%assign _z0 _z0 + 1
+%endrep
+        vzeroupper
+        ret
+
+; ---------------------------------------------------------------------------------------------
+; CTR_LOOP dec: CTR + GHASH over r9 full blocks from rcx to r8 (both advanced); CTR/ZK set up,
+; S in xmm10, eax = rounds, ymm14 = BSWAP.
+%macro CTR_LOOP 1
+%if %1 == 0
+        ; encrypt: software-pipelined, the previous group's output hashed in this group's rounds
+        cmp     r9, 16
+        jb      %%t8
+        CTR_W   8
+        AES_W   8, 0, 0
+        XOR_STORE 8
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+%%loop:
+        cmp     r9, 16
+        jb      %%drain
+        CTR_W   8
+        AES_W   8, 16, r8 - 256
+        XOR_STORE 8
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+        jmp     %%loop
+%%drain:
+        GH_GROUP 16, r8 - 256
+%%t8:
+        cmp     r9, 8
+        jb      %%t2
+        CTR_W   4
+        AES_W   4, 0, 0
+        XOR_STORE 4
+        GH_GROUP 8, r8
+        add     rcx, 128
+        add     r8, 128
+        sub     r9, 8
+%%t2:
+        cmp     r9, 2
+        jb      %%t1
+        CTR_W   1
+        AES_W   1, 0, 0
+        XOR_STORE 1
+        GH_GROUP 2, r8
+        add     rcx, 32
+        add     r8, 32
+        sub     r9, 2
+        jmp     %%t2
+%%t1:
+        test    r9, r9
+        jz      %%done
+        CTR_1
+        AES_W   1, 0, 0
+        vpxor   xmm0, xmm0, [rcx]
+        vmovdqu [r8], xmm0
+        GH_GROUP 1, r8
+        add     rcx, 16
+        add     r8, 16
+        dec     r9
+%else
+        ; decrypt: each group's input is hashed in its own rounds, before its output is stored
+%%loop:
+        cmp     r9, 16
+        jb      %%t8
+        CTR_W   8
+        AES_W   8, 16, rcx
+        XOR_STORE 8
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+        jmp     %%loop
+%%t8:
+        cmp     r9, 8
+        jb      %%t2
+        CTR_W   4
+        AES_W   4, 8, rcx
+        XOR_STORE 4
+        add     rcx, 128
+        add     r8, 128
+        sub     r9, 8
+%%t2:
+        cmp     r9, 2
+        jb      %%t1
+        CTR_W   1
+        AES_W   1, 2, rcx
+        XOR_STORE 1
+        add     rcx, 32
+        add     r8, 32
+        sub     r9, 2
+        jmp     %%t2
+%%t1:
+        test    r9, r9
+        jz      %%done
+        CTR_1
+        AES_W   1, 1, rcx
+        vpxor   xmm0, xmm0, [rcx]
+        vmovdqu [r8], xmm0
+        add     rcx, 16
+        add     r8, 16
+        dec     r9
+%endif
+%%done:
+%endmacro
+
+; ctr = next counter block: bytes 0..11 unchanged, 12..15 = CTR lane 0 big-endian
+%macro CTR_WRITEBACK 1
+        vpshufb xmm13, xmm15, xmm14
+        vpblendd xmm13, xmm13, %1, 0x7
+        vmovdqu %1, xmm13
+%endmacro
+
+%macro CTR_FN 1
+        SMALL_FRAME_ENTER
+        mov     eax, [rdi + KEY_ROUNDS]
+        vbroadcasti128 ymm14, [YBSWAP]
+        vmovdqu xmm10, [rdx]
+        CTR_SETUP [rsi]
+        CTR_LOOP %1
+        CTR_WRITEBACK [rsi]
+        vmovdqu [rdx], xmm10
+        SMALL_FRAME_LEAVE
+        ret
+%endmacro
+
+global mbgcmi_avx2_ctr_enc:function hidden
+mbgcmi_avx2_ctr_enc:
+        CTR_FN  0
+
+global mbgcmi_avx2_ctr_dec:function hidden
+mbgcmi_avx2_ctr_dec:
+        CTR_FN  1
+
+; ---------------------------------------------------------------------------------------------
+; void mbgcmi_avx2_gcm(k, j0, aad, aad_len, in, len, out, tag, decrypt)
+;   rdi k, rsi j0, rdx aad, rcx aad_len, r8 in, r9 len, [rbp+16] out, [rbp+24] tag,
+;   [rbp+32] decrypt. Limits as validated by the API (len <= 2^36-32, aad_len < 2^61).
+global mbgcmi_avx2_gcm:function hidden
+mbgcmi_avx2_gcm:
+        FRAME_ENTER FRAME, 32
+        mov     r10, rdx                                ; aad
+        mov     r11, rcx                                ; aad_len
+        mov     rcx, r8                                 ; in
+        mov     rbx, r9                                 ; len
+        mov     r8, [rbp + 16]                          ; out
+        mov     eax, [rdi + KEY_ROUNDS]
+        vbroadcasti128 ymm14, [YBSWAP]
+        vpxor   xmm10, xmm10, xmm10                     ; S = 0
+        ; E_K(J0)
+        vmovdqu xmm0, [rsi]
+        vpxor   xmm0, xmm0, [rdi + KEY_RK]
+        AES_W   1, 0, 0
+        vmovdqa [rsp + F_EK0], xmm0
+        ; AAD: full blocks, then the rest bounced and zero-padded
+        mov     r9, r11
+        shr     r9, 4
+        GHASH_LOOP r10, r9
+        mov     r12, r11
+        and     r12, 15
+        jz      .aad_done
+        vpxor   xmm0, xmm0, xmm0
+        vmovdqa [rsp + F_B0], xmm0
+        lea     r13, [rsp + F_B0]
+        COPY_N  r13, r10, r12, r9, r14, r15
+        GH_GROUP 1, rsp + F_B0
+.aad_done:
+        ; message: counters from J0 + 1
+        CTR_SETUP [rsi]
+        vpaddd  ymm15, ymm15, [YONE]
+        mov     r9, rbx
+        shr     r9, 4
+        cmp     dword [rbp + 32], 0
+        jne     .dec
+        CTR_LOOP 0
+        jmp     .partial
+.dec:
+        CTR_LOOP 1
+.partial:
+        mov     r12, rbx
+        and     r12, 15
+        jz      .lenblk
+        vpxor   xmm0, xmm0, xmm0
+        vmovdqa [rsp + F_B0], xmm0
+        lea     r13, [rsp + F_B0]
+        COPY_N  r13, rcx, r12, r9, r14, r15             ; input, zero-padded
+        CTR_1
+        AES_W   1, 0, 0
+        lea     r10, [BMASK + 16]
+        sub     r10, r12
+        vpand   xmm0, xmm0, [r10]                       ; key stream on the n message bytes only
+        vpxor   xmm0, xmm0, [rsp + F_B0]                ; output, zero past the end
+        vmovdqa [rsp + F_B1], xmm0
+        lea     r13, [rsp + F_B1]
+        COPY_N  r8, r13, r12, r9, r14, r15
+        cmp     dword [rbp + 32], 0
+        jne     .hash_in
+        GH_GROUP 1, rsp + F_B1                          ; encrypt: the padded output
+        jmp     .lenblk
+.hash_in:
+        GH_GROUP 1, rsp + F_B0                          ; decrypt: the padded input
+.lenblk:
+        shl     rbx, 3                                  ; bit lengths (validated: no overflow)
+        shl     r11, 3
+        vmovq   xmm11, rbx                              ; V form: {len bits, aad bits}
+        vpinsrq xmm11, xmm11, r11, 1
+        vpxor   xmm11, xmm11, xmm10
+        GHY_FIRST x, xmm11, [rdi + HPOW(1)], [rdi + HKAR(1)]
+        GHY_REDUCE
+        vpshufb xmm10, xmm10, xmm14
+        vpxor   xmm10, xmm10, [rsp + F_EK0]             ; T = E_K(J0) ^ S
+        mov     r13, [rbp + 24]
+        vmovdqu [r13], xmm10
+        vpxor   xmm0, xmm0, xmm0
+        vmovdqa [rsp], ymm0
+        vmovdqa [rsp + 32], ymm0
+        vmovdqa [rsp + 64], ymm0
+%assign _z0 0
+%rep 16
+        vpxor   ymm %+ _z0, ymm %+ _z0, ymm %+ _z0   ; zero idioms: no execution
+%assign _z0 _z0 + 1
+%endrep
+        vzeroupper
+        FRAME_LEAVE
+
+section .note.GNU-stack noalloc noexec nowrite progbits

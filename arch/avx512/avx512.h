@@ -1,0 +1,34 @@
+/*
+ * avx512.h — the avx512 arch's kernels (contracts repeated from the .asm files).
+ */
+#ifndef MBGCM_ARCH_AVX512_H
+#define MBGCM_ARCH_AVX512_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "group.h"
+#include "key.h"
+
+/* gcm_by16_avx512.asm: single-stream VAES/VPCLMULQDQ zmm kernels, 16 blocks per iteration.
+   Contracts as the struct mbgcmi_gcm_ops members (core/gcm.h). */
+void mbgcmi_avx512_ghash(const struct mbgcmi_key *k, uint64_t s[2], const uint8_t *in,
+                         size_t nblocks);
+void mbgcmi_avx512_ctr_enc(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                           const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_avx512_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                           const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_avx512_gcm(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
+                       size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                       uint8_t tag[16], int decrypt);
+uint64_t mbgcmi_avx512_gcm12_jobs(mbgcm_job *const *jobs, size_t n);
+int mbgcmi_avx512_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
+                        size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                        uint8_t *tag, size_t tag_len_dec);
+
+/* gcm_x4_avx512.asm: the four-lane kernel (core/group.h's lane-kernel contract). */
+unsigned mbgcmi_avx512_lanes(struct mbgcmi_group *g);
+/* gcm_x4short_avx512.asm: the one-pass short-job kernel (core/group.h). */
+unsigned mbgcmi_avx512_short(const struct mbgcmi_short_batch *b);
+
+#endif /* MBGCM_ARCH_AVX512_H */

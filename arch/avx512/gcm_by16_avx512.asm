@@ -1,0 +1,1150 @@
+; gcm_by16_avx512.asm — single-stream ("by16": one message, 16 blocks per iteration) AES-GCM
+; kernels with VAES + VPCLMULQDQ on zmm: the `avx512` one-shot path and the manager's path for
+; long messages (and for J0 of odd-length IVs).
+;
+; Four consecutive blocks of the one message per zmm; four zmm per iteration (16 blocks, four
+; independent AES chains of four blocks each). Round keys are broadcast to all four 128-bit
+; lanes (one VBROADCASTI32X4 per round: a pure load). The GHASH of iteration i-1's 16 blocks is
+; stitched between the AES rounds of iteration i. GHASH aggregates 16 blocks with H^16..H^1,
+; which the key stores highest first, so one 64-byte load at H^(4j+4) gives
+; [H^(4j+4), H^(4j+3), H^(4j+2), H^(4j+1)] for the four blocks of zmm j (block 0 of the group,
+; lane 0 of zmm 0, multiplies H^16); schoolbook products everywhere (GH_W with the
+; powers in registers in the loop, GH_MS with a row loaded from the key for the final hash); one
+; Montgomery reduction per lane, then the four lanes (partial sums of one message) are
+; xor-folded into one 128-bit S (reduction is linear, so fold after reducing). Math:
+; arch/generic/ghash_ct.c.
+;
+; CPU: AVX512F/BW/VL + VAES + VPCLMULQDQ (the `avx512` arch). ABI: System V.
+;
+; void mbgcmi_avx512_ghash(const key *k, uint64_t s[2], const uint8_t *in, size_t nblocks);
+; void mbgcmi_avx512_ctr_enc(const key *k, uint8_t ctr[16], uint64_t s[2],
+;                          const uint8_t *in, uint8_t *out, size_t nblocks);
+; void mbgcmi_avx512_ctr_dec(...same...);
+;   Contracts as the `struct mbgcmi_gcm_ops` members in core/gcm.h: s in V form,
+;   ctr = next counter block (inc32, left at the next unused value), GHASH of the ciphertext
+;   (out for _enc, in for _dec), in == out allowed (_dec hashes each group before writing it).
+;
+; Register plan
+;   rdi k  rsi ctr  rdx s  rcx in  r8 out  r9 blocks left  eax rounds  r10 scratch
+;   zmm0-3   B0..B3  counter blocks -> key stream -> output (4 blocks each)
+;   zmm4-7   G0..G3  the previous group's GHASH input (byte order until hashed)
+;   zmm8-11  scratch for loads
+;   zmm12    CTR     counters of B0's four blocks, byte-reflected (low dword = counter)
+;   zmm13    BSWAP   zmm14 POLY   zmm16 S (lane 0; other lanes zero)
+;   zmm15    J0, then E_K(J0) (the whole-message kernels: a fifth chain of the first AES pass)
+;   zmm17-19 LO/MI/HI   zmm20-21, zmm28-29 scratch   zmm22 round key (broadcast)
+;   zmm23    the expected tag (mbgcmi_avx512_gcm12, decrypt)
+;   zmm24-27 [H^16..H^13] [H^12..H^9] [H^8..H^5] [H^4..H^1]
+;   zmm30-31 scratch of GH_STEP 2 (GH_W merge); in mbgcmi_avx512_gcm12_jobs, between a job's
+;            end and the next job's first pass (no GH_STEP there), the previous job's E_K(J0)
+;            and 17th GHASH input
+; Every vector register used is cleared before returning.
+default rel
+%include "key.inc"
+%include "frame.inc"
+%include "job.inc"
+
+section .rodata
+align 64
+WBSWAP:         times 4 db 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+WPOLY:          times 8 dq 0xC200000000000000
+WLANES:         dd 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0    ; +0..+3 per lane
+WADD4:          times 4 dd 4, 0, 0, 0
+WADD8:          times 4 dd 8, 0, 0, 0
+WADD12:         times 4 dd 12, 0, 0, 0
+WADD16:         times 4 dd 16, 0, 0, 0
+WADD1:          times 4 dd 1, 0, 0, 0
+WCTR2BE:        dd 0, 0, 0, 2 << 24, 0, 0, 0, 3 << 24, 0, 0, 0, 4 << 24, 0, 0, 0, 5 << 24
+WJ0ONE:         dd 0, 0, 0, 1 << 24                 ; J0 = IV || 00 00 00 01
+                dd 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+WBE4:           times 4 dd 0, 0, 0, 4 << 24         ; +4 on the last byte of each lane
+WBE8:           times 4 dd 0, 0, 0, 8 << 24
+WBE12:          times 4 dd 0, 0, 0, 12 << 24
+WBE16:          times 4 dd 0, 0, 0, 16 << 24
+
+section .text
+
+; GH_W j, X: X (V form, four consecutive blocks) times the powers in zmm(24+j) into LO/MI/HI,
+; schoolbook: four carry-less multiplies per 128-bit lane, MI = a0*b1 ^ a1*b0 (mode 1 sets,
+; 0 adds, 2 holds the products in zmm20/21/28/29, 3 adds its own and the held ones with four
+; ternlogs: two zmm for six xor-type ops become four, which matters with AES-128, whose 40
+; VAESENC per group leave little room on the shared ports: 4 KiB 881-894 -> 863-877 cycles). VPCLMULQDQ issues on another port than VAESENC here, so the fourth multiply is
+; cheaper than Karatsuba's extra shuffle and xors on the shared vector ports (measured: -2..3%
+; cycles per block at 16 KiB). The reduction after GH_W is GH_W_REDUCE_SB.
+%macro GH_W 3
+%assign _hp 24 + (%1)
+%if (%3) == 1
+        vpclmulqdq zmm17, %2, zmm %+ _hp, 0x00
+        vpclmulqdq zmm19, %2, zmm %+ _hp, 0x11
+        vpclmulqdq zmm18, %2, zmm %+ _hp, 0x01
+        vpclmulqdq zmm20, %2, zmm %+ _hp, 0x10
+        vpxorq     zmm18, zmm18, zmm20
+%elif (%3) == 2                                         ; hold: products in zmm20/21/28/29
+        vpclmulqdq zmm20, %2, zmm %+ _hp, 0x00
+        vpclmulqdq zmm21, %2, zmm %+ _hp, 0x11
+        vpclmulqdq zmm28, %2, zmm %+ _hp, 0x01
+        vpclmulqdq zmm29, %2, zmm %+ _hp, 0x10
+%elif (%3) == 3                                         ; merge with the held products:
+        vpclmulqdq zmm30, %2, zmm %+ _hp, 0x00          ; two zmm added with four ternlogs
+        vpclmulqdq zmm31, %2, zmm %+ _hp, 0x11          ; instead of six xor/ternlogs
+        vpternlogq zmm17, zmm20, zmm30, 0x96
+        vpternlogq zmm19, zmm21, zmm31, 0x96
+        vpclmulqdq zmm30, %2, zmm %+ _hp, 0x01
+        vpclmulqdq zmm31, %2, zmm %+ _hp, 0x10
+        vpternlogq zmm18, zmm28, zmm29, 0x96
+        vpternlogq zmm18, zmm30, zmm31, 0x96
+%else
+        vpclmulqdq zmm20, %2, zmm %+ _hp, 0x00
+        vpclmulqdq zmm21, %2, zmm %+ _hp, 0x11
+        vpclmulqdq zmm28, %2, zmm %+ _hp, 0x01
+        vpclmulqdq zmm29, %2, zmm %+ _hp, 0x10
+        vpxorq     zmm17, zmm17, zmm20
+        vpxorq     zmm19, zmm19, zmm21
+        vpternlogq zmm18, zmm28, zmm29, 0x96
+%endif
+%endmacro
+; GH_W_REDUCE_SB: reduce each lane of LO/MI/HI, fold the four lanes into S (xmm16, upper
+; lanes zero)
+%macro GH_W_REDUCE_SB 0
+        vpclmulqdq zmm20, zmm17, zmm14, 0x00
+        vpshufd    zmm17, zmm17, 0x4e
+        vpternlogq zmm18, zmm17, zmm20, 0x96
+        vpclmulqdq zmm20, zmm18, zmm14, 0x00
+        vpshufd    zmm18, zmm18, 0x4e
+        vpternlogq zmm19, zmm18, zmm20, 0x96            ; per-lane result in HI
+        vextracti64x4 ymm20, zmm19, 1
+        vpxorq     ymm19, ymm19, ymm20
+        vextracti32x4 xmm20, ymm19, 1
+        vpxorq     xmm16, xmm19, xmm20                  ; S = sum of the four lanes
+%endmacro
+; GH_STEP n[, base]: step n (0..5) of hashing the 16 blocks in zmm(base)..zmm(base+3) (byte
+; order; base 4 = G0..G3 unless given): 0-3 one zmm each, 4 the reduction, 5 nothing. Lets the
+; GHASH ride between AES rounds.
+%macro GH_STEP 1-2 4
+%assign _gz (%2) + (%1)
+%if (%1) == 0
+        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
+        vpxorq  zmm %+ _gz, zmm %+ _gz, zmm16           ; S joins block 0
+        GH_W    0, zmm %+ _gz, 1
+%elif (%1) == 1
+        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
+        GH_W    1, zmm %+ _gz, 2                        ; held ...
+%elif (%1) == 2
+        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
+        GH_W    2, zmm %+ _gz, 3                        ; ... and merged here
+%elif (%1) == 3
+        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
+        GH_W    3, zmm %+ _gz, 0
+%elif (%1) == 4
+        GH_W_REDUCE_SB
+%endif
+%endmacro
+
+; AES_W nz, stitch[, j0]: zmm0..zmm(nz-1) through all rounds (eax = rounds: 10/12/14); with
+; stitch = 1 the previous group's GHASH (G0..G3) rides along in rounds 1..5, with stitch = 2
+; the previous job's final GHASH and tag (FIN_STEP, mbgcmi_avx512_gcm12_jobs) in rounds 1..7;
+; with j0 = 1 the block in xmm15 (J0) is a fifth chain of the same pass.
+%macro AES_RW 3                 ; nz, instruction (round key already in zmm22), j0
+%assign _z 0
+%rep %1
+        %2      zmm %+ _z, zmm %+ _z, zmm22
+%assign _z _z + 1
+%endrep
+%if %3
+        %2      xmm15, xmm15, xmm22
+%endif
+%endmacro
+%macro AES_W 2-3 0
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK]
+        AES_RW  %1, vpxorq, %3
+%assign _r 1
+%rep 9
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
+        AES_RW  %1, vaesenc, %3
+%if (%2) == 1
+        GH_STEP _r - 1
+%elif (%2) == 2
+        FIN_STEP _r - 1
+%endif
+%assign _r _r + 1
+%endrep
+        cmp     eax, 10
+        je      %%last10
+%assign _r 10
+%rep 2
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
+        AES_RW  %1, vaesenc, %3
+%assign _r _r + 1
+%endrep
+        cmp     eax, 12
+        je      %%last12
+%assign _r 12
+%rep 2
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
+        AES_RW  %1, vaesenc, %3
+%assign _r _r + 1
+%endrep
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * 14]
+        jmp     %%last
+%%last12:
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * 12]
+        jmp     %%last
+%%last10:
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * 10]
+%%last:
+        AES_RW  %1, vaesenclast, %3
+%endmacro
+
+; counters for one group: B_j = CTR + 4j (byte order); CTR += 16
+%macro CTR_W 0
+        vpshufb zmm0, zmm12, zmm13
+        vpaddd  zmm1, zmm12, [WADD4]
+        vpshufb zmm1, zmm1, zmm13
+        vpaddd  zmm2, zmm12, [WADD8]
+        vpshufb zmm2, zmm2, zmm13
+        vpaddd  zmm3, zmm12, [WADD12]
+        vpshufb zmm3, zmm3, zmm13
+        vpaddd  zmm12, zmm12, [WADD16]
+%endmacro
+
+; Counters in the whole-group loops: zmm12 holds B0's four counter blocks in byte order, so a
+; group's counters are one VPADDD each with a constant that adds k to the last byte of every
+; lane (no shuffles on the port the GHASH needs) — exact while that byte does not wrap. %1 (a
+; GPR) tracks the last byte of lane 0's counter; a group that would wrap it takes the byte-
+; reflected route (CTR_W), at most one group in 16. CTR_BE_ENTER / CTR_BE_LEAVE convert
+; zmm12 between the reflected form used elsewhere and the byte order form used by CTR_WB;
+; the caller sets %1 from public memory (the counter block or J0 in memory; 2 for J0 =
+; IV || 1), never from a vector register (scripts/ct-check.sh treats those as secret).
+%macro CTR_BE_ENTER 0
+        vpshufb zmm12, zmm12, zmm13
+%endmacro
+%macro CTR_BE_LEAVE 0
+        vpshufb zmm12, zmm12, zmm13
+%endmacro
+%macro CTR_WB 1
+        cmp     %1, 237                                 ; lane 3 of the next B0: byte + 19
+        jae     %%slow
+        vmovdqa64 zmm0, zmm12
+        vpaddd  zmm1, zmm12, [WBE4]
+        vpaddd  zmm2, zmm12, [WBE8]
+        vpaddd  zmm3, zmm12, [WBE12]
+        vpaddd  zmm12, zmm12, [WBE16]
+        jmp     %%done
+%%slow:
+        vpshufb zmm12, zmm12, zmm13
+        CTR_W
+        vpshufb zmm12, zmm12, zmm13
+%%done:
+        add     %1, 16
+        and     %1, 255
+%endmacro
+
+%macro LOAD_POWERS 0
+        vmovdqu64 zmm24, [rdi + HPOW(16)]
+        vmovdqu64 zmm25, [rdi + HPOW(12)]
+        vmovdqu64 zmm26, [rdi + HPOW(8)]
+        vmovdqu64 zmm27, [rdi + HPOW(4)]
+%endmacro
+
+%macro CLEAR_ALL 0
+%assign _c 16
+%rep 16
+        vpxord  zmm %+ _c, zmm %+ _c, zmm %+ _c
+%assign _c _c + 1
+%endrep
+%assign _z0 0
+%rep 16
+        vpxord  zmm %+ _z0, zmm %+ _z0, zmm %+ _z0   ; zero idioms: no execution
+%assign _z0 _z0 + 1
+%endrep
+        vzeroupper
+%endmacro
+
+; GHASH_TAIL4: hash the 4-block zmm in %1 (byte order) with H^4..H^1 (single zmm group)
+%macro GHASH4 1
+        vpshufb %1, %1, zmm13
+        vpxorq  %1, %1, zmm16
+        GH_W    3, %1, 1
+        GH_W_REDUCE_SB
+%endmacro
+; GHASH1: one block in xmm %1 (byte order) with H^1 (read from the key at rdi)
+%macro GHASH1 1
+        vpshufb xmm8, %1, xmm13
+        vpxorq  xmm8, xmm8, xmm16
+        vmovdqu64 xmm9, [rdi + HPOW(1)]                 ; H^1
+        vmovdqu64 xmm10, [rdi + HKAR(1)]                ; its Karatsuba operand
+        vpclmulqdq xmm17, xmm8, xmm9, 0x00
+        vpclmulqdq xmm19, xmm8, xmm9, 0x11
+        vpshufd    xmm20, xmm8, 0x4e
+        vpxorq     xmm20, xmm20, xmm8
+        vpclmulqdq xmm18, xmm20, xmm10, 0x00
+        vpternlogq xmm18, xmm17, xmm19, 0x96
+        vpclmulqdq xmm20, xmm17, xmm14, 0x00
+        vpshufd    xmm17, xmm17, 0x4e
+        vpternlogq xmm18, xmm17, xmm20, 0x96
+        vpclmulqdq xmm20, xmm18, xmm14, 0x00
+        vpshufd    xmm18, xmm18, 0x4e
+        vpternlogq xmm19, xmm18, xmm20, 0x96
+        vmovdqa64  xmm16, xmm19
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
+; GHASH_LOOP ptr, count[, base]: S (xmm16) over |count| full blocks at |ptr| (both
+; advanced/consumed), loading into zmm(base)..zmm(base+3) (4 unless given; xmm8-11 for the
+; last blocks)
+%macro GHASH_LOOP 2-3 4
+%assign _lb (%3)
+%assign _lb1 _lb + 1
+%assign _lb2 _lb + 2
+%assign _lb3 _lb + 3
+%%g16:
+        cmp     %2, 16
+        jb      %%g4
+        vmovdqu64 zmm %+ _lb, [%1]
+        vmovdqu64 zmm %+ _lb1, [%1 + 64]
+        vmovdqu64 zmm %+ _lb2, [%1 + 128]
+        vmovdqu64 zmm %+ _lb3, [%1 + 192]
+        GH_STEP 0, _lb
+        GH_STEP 1, _lb
+        GH_STEP 2, _lb
+        GH_STEP 3, _lb
+        GH_STEP 4, _lb
+        add     %1, 256
+        sub     %2, 16
+        jmp     %%g16
+%%g4:
+        cmp     %2, 4
+        jb      %%g1
+        vmovdqu64 zmm %+ _lb, [%1]
+        GHASH4  zmm %+ _lb
+        add     %1, 64
+        sub     %2, 4
+        jmp     %%g4
+%%g1:
+        test    %2, %2
+        jz      %%gdone
+        vmovdqu64 xmm11, [%1]
+        GHASH1  xmm11
+        add     %1, 16
+        dec     %2
+        jmp     %%g1
+%%gdone:
+%endmacro
+
+%macro SETUP 0
+        vmovdqa64 zmm13, [WBSWAP]
+        vmovdqa64 zmm14, [WPOLY]
+        LOAD_POWERS
+%endmacro
+
+global mbgcmi_avx512_ghash:function hidden
+mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
+        SETUP
+        vmovdqu64 xmm16, [rsi]
+        GHASH_LOOP rdx, rcx
+        vmovdqu64 [rsi], xmm16
+        CLEAR_ALL
+        ret
+
+; GROUP_LOAD dec / GROUP_STORE dec: one whole group of 16 blocks around its AES pass. Decrypt
+; loads the input before the pass (in may equal out) and hashes the input; encrypt hashes the
+; output. GROUP_STORE leaves the GHASH input (byte order) in zmm4-7, stores the output and
+; advances rcx, r8 and r9.
+%macro GROUP_LOAD 1
+%if %1
+        vmovdqu64 zmm8, [rcx]                           ; load early: in may equal out
+        vmovdqu64 zmm9, [rcx + 64]
+        vmovdqu64 zmm10, [rcx + 128]
+        vmovdqu64 zmm11, [rcx + 192]
+%endif
+%endmacro
+%macro GROUP_STORE 1
+%if %1
+        vpxorq  zmm0, zmm0, zmm8
+        vpxorq  zmm1, zmm1, zmm9
+        vpxorq  zmm2, zmm2, zmm10
+        vpxorq  zmm3, zmm3, zmm11
+        vmovdqa64 zmm4, zmm8                            ; decrypt: hash the input
+        vmovdqa64 zmm5, zmm9
+        vmovdqa64 zmm6, zmm10
+        vmovdqa64 zmm7, zmm11
+%else
+        vpxorq  zmm0, zmm0, [rcx]
+        vpxorq  zmm1, zmm1, [rcx + 64]
+        vpxorq  zmm2, zmm2, [rcx + 128]
+        vpxorq  zmm3, zmm3, [rcx + 192]
+        vmovdqa64 zmm4, zmm0                            ; encrypt: hash the output
+        vmovdqa64 zmm5, zmm1
+        vmovdqa64 zmm6, zmm2
+        vmovdqa64 zmm7, zmm3
+%endif
+        vmovdqu64 [r8], zmm0
+        vmovdqu64 [r8 + 64], zmm1
+        vmovdqu64 [r8 + 128], zmm2
+        vmovdqu64 [r8 + 192], zmm3
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
+; CTR_LOOP dec: CTR + GHASH over r9 full blocks from rcx to r8 (advanced); zmm12 = counters
+; (lanes +0..+3, byte-reflected), S in xmm16, eax = rounds, SETUP done. Leaves zmm12 lane 0 at
+; the next counter.
+%macro CTR_LOOP 1
+        cmp     r9, 16
+        jb      %%tail4
+        ; first group: no GHASH pending yet
+        movzx   r11d, byte [rsi + 15]                   ; the counter's last byte
+        CTR_BE_ENTER
+        CTR_WB  r11d
+        GROUP_LOAD %1
+        AES_W   4, 0
+        GROUP_STORE %1
+%%loop16:
+        cmp     r9, 16
+        jb      %%drain
+        CTR_WB  r11d
+        GROUP_LOAD %1
+        AES_W   4, 1                                    ; with the previous group's GHASH
+        GROUP_STORE %1
+        jmp     %%loop16
+%%drain:
+        CTR_BE_LEAVE
+        GH_STEP 0                                       ; hash the last full group
+        GH_STEP 1
+        GH_STEP 2
+        GH_STEP 3
+        GH_STEP 4
+%%tail4:                                                ; groups of four blocks
+        cmp     r9, 4
+        jb      %%tail1
+        vpshufb zmm0, zmm12, zmm13
+        vpaddd  zmm12, zmm12, [WADD4]
+        AES_W   1, 0
+%if %1
+        vmovdqu64 zmm4, [rcx]
+        vpxorq  zmm0, zmm0, zmm4
+%else
+        vpxorq  zmm0, zmm0, [rcx]
+        vmovdqa64 zmm4, zmm0
+%endif
+        vmovdqu64 [r8], zmm0
+        GHASH4  zmm4
+        add     rcx, 64
+        add     r8, 64
+        sub     r9, 4
+        jmp     %%tail4
+%%tail1:                                                ; single blocks (xmm)
+        test    r9, r9
+        jz      %%done
+        vpshufb zmm0, zmm12, zmm13                      ; lane 0 is the next counter
+        vpaddd  zmm12, zmm12, [WADD1]                   ; only lane 0 matters from here on
+        AES_W   1, 0
+%if %1
+        vmovdqu64 xmm11, [rcx]
+        vpxorq  xmm0, xmm0, xmm11
+%else
+        vpxorq  xmm0, xmm0, [rcx]
+        vmovdqa64 xmm11, xmm0
+%endif
+        vmovdqu64 [r8], xmm0
+        GHASH1  xmm11
+        add     rcx, 16
+        add     r8, 16
+        dec     r9
+        jmp     %%tail1
+%%done:
+%endmacro
+
+; counters of zmm12 from a counter block in memory
+%macro CTR_FROM 1
+        vbroadcasti32x4 zmm12, %1
+        vpshufb zmm12, zmm12, zmm13
+        vpaddd  zmm12, zmm12, [WLANES]                  ; lanes: counter +0..+3
+%endmacro
+
+%macro CTR_FN 1
+        mov     eax, [rdi + KEY_ROUNDS]
+        SETUP
+        vmovdqu64 xmm16, [rdx]
+        CTR_FROM [rsi]
+        CTR_LOOP %1
+        vpshufb xmm12, xmm12, xmm13                     ; next counter, byte order (lane 0)
+        vmovdqu64 [rsi], xmm12
+        vmovdqu64 [rdx], xmm16
+        CLEAR_ALL
+        ret
+%endmacro
+
+global mbgcmi_avx512_ctr_enc:function hidden
+mbgcmi_avx512_ctr_enc:
+        CTR_FN  0
+
+global mbgcmi_avx512_ctr_dec:function hidden
+mbgcmi_avx512_ctr_dec:
+        CTR_FN  1
+
+; ---------------------------------------------------------------------------------------------
+; void mbgcmi_avx512_gcm(const key *k, const uint8_t j0[16], const uint8_t *aad, size_t aad_len,
+;                      const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16], int decrypt);
+;   The whole message in one call; writes the full 16-byte tag T = E_K(J0) ^ S (the caller
+;   truncates or compares it). in == out allowed. Limits as validated by the API.
+;   Flow: E_K(J0); AAD (full blocks, then the last one under a byte mask); groups of 16 full
+;   blocks, each group's GHASH stitched into the next group's AES rounds; then the tail — the
+;   bytes after the last whole group (0..255) as one group of up to four zmm under byte masks —
+;   and finally ONE aggregated GHASH over the F blocks still unhashed (the tail's, or the last
+;   whole group's when there is no tail) followed by the length block, with H^(F+1) .. H^1
+;   (F <= 16, so at most H^17 of the key's 32 powers), one reduction, one fold. A message of
+;   up to 255 bytes therefore costs one AES pass and one reduction (plus the AAD's).
+;   Extra registers: rbx len, r11 aad_len, r13 tag, r14 pending-group flag, r15 power base,
+;   rsi remaining tail bytes; [rbp+16..] stack arguments.
+
+; GH_MS X, j, first: X times the powers at [r15 + 64j] into LO/MI/HI, schoolbook (four
+; multiplies, no shuffle: see GH_W); reduced by GH_W_REDUCE_SB. The row is loaded once into
+; zmm28 (free in a job's first pass, where FIN_STEP runs): as a memory operand of each multiply
+; it was four loads, each split across two cache lines for most F (measured: the final GHASH
+; of a 512-byte message cost 30 cycles)
+%macro GH_MS 3
+        vmovdqu64  zmm28, [r15 + 64 * (%2)]             ; one load: rows at HPOW(F+1) are
+%if %3                                                  ; rarely 64-byte aligned (line splits)
+        vpclmulqdq zmm17, %1, zmm28, 0x00
+        vpclmulqdq zmm19, %1, zmm28, 0x11
+        vpclmulqdq zmm18, %1, zmm28, 0x01
+        vpclmulqdq zmm20, %1, zmm28, 0x10
+        vpxorq     zmm18, zmm18, zmm20
+%else
+        vpclmulqdq zmm20, %1, zmm28, 0x00
+        vpclmulqdq zmm21, %1, zmm28, 0x11
+        vpxorq     zmm17, zmm17, zmm20
+        vpxorq     zmm19, zmm19, zmm21
+        vpclmulqdq zmm20, %1, zmm28, 0x01
+        vpclmulqdq zmm21, %1, zmm28, 0x10
+        vpternlogq zmm18, zmm20, zmm21, 0x96
+%endif
+%endmacro
+
+; TAIL_AES nz: AES of the tail's nz counter zmm, stitching the pending group's GHASH if r14
+%macro TAIL_AES 1
+        test    r14d, r14d
+        jz      %%plain
+        AES_W   %1, 1
+        jmp     %%done
+%%plain:                                                ; the first AES pass: J0 joins it
+        AES_W   %1, 0, 1
+%%done:
+%endmacro
+
+; TAIL_IO nz, dec, aes: the tail's nz slices: masked loads (zero past the end), the AES pass
+; (macro |aes| nz: TAIL_AES or TAIL_AES_J), key stream kept to the message bytes, masked
+; stores, and the GHASH input in zmm4..: the output when encrypting, the input when
+; decrypting; zero beyond nz
+%macro TAIL_IO 3
+%assign _kl 4 + (%1) - 1
+        mov     rdx, -1                                 ; (eax holds the rounds: not rax)
+        lea     r10d, [rsi - 64 * ((%1) - 1)]           ; bytes in the last slice (1..64)
+        bzhi    rdx, rdx, r10
+        kmovq   k %+ _kl, rdx                           ; its byte mask
+%assign _t 0
+%rep %1
+%assign _kk 4 + _t
+%assign _dd 8 + _t
+%if _t < (%1) - 1                                       ; slices before the last are full:
+        vmovdqu64 zmm %+ _dd, [rcx + 64 * _t]           ; plain accesses, no masking
+%else
+        vmovdqu8 zmm %+ _dd {k %+ _kk}{z}, [rcx + 64 * _t]
+%endif
+%assign _t _t + 1
+%endrep
+        %3      %1
+%assign _t 0
+%rep %1
+%assign _kk 4 + _t
+%assign _dd 8 + _t
+%assign _gg 4 + _t
+%if _t < (%1) - 1
+        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd        ; output
+        vmovdqu64 [r8 + 64 * _t], zmm %+ _t
+%else
+        vmovdqu8 zmm %+ _t {k %+ _kk}{z}, zmm %+ _t    ; key stream on the message bytes only
+        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd        ; output, zero past the end
+        vmovdqu8 [r8 + 64 * _t]{k %+ _kk}, zmm %+ _t
+%endif
+%if %2
+        vmovdqa64 zmm %+ _gg, zmm %+ _dd                ; decrypt: hash the input
+%else
+        vmovdqa64 zmm %+ _gg, zmm %+ _t                 ; encrypt: hash the output
+%endif
+%assign _t _t + 1
+%endrep
+%rep 4 - (%1)
+%assign _gg 4 + _t
+        vpxorq  zmm %+ _gg, zmm %+ _gg, zmm %+ _gg
+%assign _t _t + 1
+%endrep
+%endmacro
+
+
+; TAIL_SLICES dec, aes: TAIL_IO over only the 64-byte slices that hold message bytes (a
+; masked access with an empty mask still costs a cache access here); eax = rounds
+%macro TAIL_SLICES 2
+        cmp     esi, 128
+        ja      %%io34
+        cmp     esi, 64
+        ja      %%io2
+        TAIL_IO 1, %1, %2
+        jmp     %%io_done
+%%io2:
+        TAIL_IO 2, %1, %2
+        jmp     %%io_done
+%%io34:
+        cmp     esi, 192
+        ja      %%io4
+        TAIL_IO 3, %1, %2
+        jmp     %%io_done
+%%io4:
+        TAIL_IO 4, %1, %2
+%%io_done:
+%endmacro
+
+; WHOLE_BODY dec: everything after E_K(J0) and the AAD (see above)
+%macro WHOLE_BODY 1
+        xor     r14d, r14d                              ; no whole group pending yet
+        mov     r9, rbx
+        shr     r9, 4                                   ; full blocks
+        cmp     r9, 16
+        jb      %%tail
+        movzx   esi, byte [r12 + 15]
+        inc     esi                                     ; last byte of J0 + 1
+        and     esi, 255
+        CTR_BE_ENTER
+        CTR_WB  esi
+        GROUP_LOAD %1
+        AES_W   4, 0, 1                                 ; the first AES pass: J0 joins it
+%%xor_store:
+        GROUP_STORE %1
+        mov     r14d, 1                                 ; this group's GHASH is pending
+        cmp     r9, 16
+        jb      %%tail_be
+        CTR_WB  esi
+        GROUP_LOAD %1
+        AES_W   4, 1                                    ; with the pending group's GHASH
+        jmp     %%xor_store
+%%tail_be:
+        CTR_BE_LEAVE
+%%tail:
+        mov     esi, ebx
+        and     esi, 255                                ; bytes after the whole groups
+        jz      %%no_tail
+        CTR_W                                           ; counters for up to 16 blocks
+        mov     eax, [rdi + KEY_ROUNDS]
+        TAIL_SLICES %1, TAIL_AES
+        lea     r10d, [rsi + 15]
+        shr     r10d, 4                                 ; F = tail blocks (1..16)
+        vpxorq  zmm8, zmm8, zmm8
+        jmp     %%final
+%%no_tail:
+        mov     r10d, r14d
+        shl     r10d, 4                                 ; F = 16 if a whole group waits, else 0
+        vpxorq  zmm8, zmm8, zmm8
+        test    r14d, r14d
+        jnz     %%final
+        AES_W   0, 0, 1                                 ; empty message: J0 alone
+        vpxorq  zmm4, zmm4, zmm4                        ; nothing to hash but the length block
+%%final:
+%endmacro
+
+; int mbgcmi_avx512_gcm12(const key *k, const uint8_t iv[12], const uint8_t *aad, size_t aad_len,
+;                       const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+;                       size_t tag_len_dec);
+;   The one-shot operation for a 12-byte IV: J0 = IV || 00 00 00 01 built here, then as
+;   mbgcmi_avx512_gcm, and the tag handled here too: tag_len_dec = tag_len | (decrypt << 8).
+;   Encrypt: the first tag_len bytes of T are stored to tag (a masked store); returns 0.
+;   Decrypt: the expected tag (tag_len bytes at tag) is read before anything is written (it
+;   may live inside out), compared with T in constant time; returns 0 if equal, 1 if not (the
+;   caller then zeroes out). No tag or J0 bytes are left in memory the caller can see.
+global mbgcmi_avx512_gcm12:function hidden
+mbgcmi_avx512_gcm12:
+        FRAME_ENTER 40, 16                              ; [rsp] J0, [rsp+16] decrypt, [rsp+24] mode
+        mov     eax, 0x0FFF
+        kmovw   k1, eax
+        vmovdqu8 xmm0{k1}{z}, [rsi]                     ; IV
+        mov     eax, 0x01000000
+        vpinsrd xmm0, xmm0, eax, 3                      ; J0 = IV || 00 00 00 01
+        vmovdqa64 [rsp], xmm0                           ; one 16-byte store: forwards to the loads
+        mov     r12, rsp
+        mov     rax, [rbp + 32]                         ; tag_len | decrypt << 8
+        mov     r14, rax
+        movzx   eax, al
+        mov     r15d, 0xFFFF
+        bzhi    eax, r15d, eax
+        kmovw   k2, eax                                 ; tag bytes
+        mov     r13, [rbp + 24]                         ; tag
+        vmovdqu8 xmm23{k2}{z}, [r13]                    ; expected tag (decrypt), read first
+        xor     r15d, r15d
+        bt      r14d, 8
+        setc    r15b
+        mov     [rsp + 16], r15
+        mov     r10, rdx                                ; aad
+        mov     r11, rcx                                ; aad_len
+        mov     rcx, r8                                 ; in
+        mov     rbx, r9                                 ; len
+        mov     r8, [rbp + 16]                          ; out
+        mov     eax, [rdi + KEY_ROUNDS]
+        SETUP
+        vpxorq  xmm16, xmm16, xmm16
+        mov     r14d, 1                                 ; mode: tag handled here
+        jmp     mbgcmi_avx512_gcm.common
+
+global mbgcmi_avx512_gcm:function hidden
+mbgcmi_avx512_gcm:
+        FRAME_ENTER 40, 16
+        mov     r12, rsi                                ; j0
+        mov     r10, rdx                                ; aad
+        mov     r11, rcx                                ; aad_len
+        mov     rcx, r8                                 ; in
+        mov     rbx, r9                                 ; len
+        mov     r8, [rbp + 16]                          ; out
+        mov     r13, [rbp + 24]                         ; tag
+        mov     eax, [rbp + 32]
+        mov     [rsp + 16], rax                         ; decrypt flag
+        mov     eax, [rdi + KEY_ROUNDS]
+        SETUP
+        vpxorq  xmm16, xmm16, xmm16
+        xor     r14d, r14d                              ; mode: full tag to tag[16]
+.common:
+        mov     [rsp + 24], r14                         ; (r14 is reused below)
+        ; the final GHASH reads H^(F+1) .. H^1 at HPOW(F+1) (F = the tail's blocks, or 16
+        ; when the message ends on a 256-byte boundary): fetch those lines now, so that a
+        ; key not in L1 (many keys in turn) costs no miss on the critical path at the end
+        mov     eax, ebx
+        and     eax, 255
+        add     eax, 15
+        shr     eax, 4                                  ; tail blocks
+        mov     r15d, 16
+        test    rbx, rbx
+        cmovz   r15d, eax                               ; len 0: F = 0
+        test    eax, eax
+        cmovnz  r15d, eax                               ; a tail: F = its blocks
+        mov     eax, 31
+        sub     eax, r15d
+        shl     eax, 4
+        add     rax, rdi
+        prefetcht0 [rax + KEY_HPOW]
+        prefetcht0 [rax + KEY_HPOW + 64]
+        prefetcht0 [rax + KEY_HPOW + 128]
+        prefetcht0 [rax + KEY_HPOW + 192]
+        prefetcht0 [rax + KEY_HPOW + 256]
+        prefetcht0 [rax + KEY_HPOW + 512]
+        prefetcht0 [rax + KEY_HPOW + 576]
+        prefetcht0 [rax + KEY_HPOW + 640]
+        prefetcht0 [rax + KEY_HPOW + 704]
+        prefetcht0 [rax + KEY_HPOW + 768]
+        ; J0 in xmm15: E_K(J0) is computed in the message's first AES pass (WHOLE_BODY), as
+        ; a fifth chain next to the counter blocks, not as a chain of its own up front
+        vmovdqu64 xmm15, [r12]
+        ; AAD
+        mov     r9, r11
+        shr     r9, 4
+        GHASH_LOOP r10, r9
+        mov     edx, r11d
+        and     edx, 15
+        jz      .aad_done
+        mov     r9d, 0xFFFF
+        bzhi    edx, r9d, edx
+        kmovw   k1, edx
+        vmovdqu8 xmm11{k1}{z}, [r10]
+        GHASH1  xmm11
+.aad_done:
+        CTR_FROM [r12]
+        vpaddd  zmm12, zmm12, [WADD1]                   ; lanes J0+1 .. J0+4
+        mov     eax, [rdi + KEY_ROUNDS]
+        cmp     dword [rsp + 16], 0
+        jne     .dec
+        WHOLE_BODY 0
+        jmp     .final
+.dec:
+        WHOLE_BODY 1
+.final:
+        ; r10d = F blocks in zmm4.. (byte order, zero past F), then the length block at
+        ; position F: byte order [aad bits | message bits], into lane F%4 of zmm(4 + F/4)
+        shl     rbx, 3                                  ; bit lengths: < 2^64 (validated)
+        shl     r11, 3
+        vmovq   xmm21, rbx
+        vpinsrq xmm21, xmm21, r11, 1                    ; V form {len bits, aad bits}
+        vpshufb xmm21, xmm21, xmm13                     ; byte order
+        vshufi64x2 zmm21, zmm21, zmm21, 0x00            ; in every lane
+        mov     ecx, r10d
+        and     ecx, 3
+        add     ecx, ecx
+        mov     eax, 3
+        shl     eax, cl
+        kmovw   k1, eax                                 ; qword mask of lane F%4
+        mov     eax, r10d
+        shr     eax, 2                                  ; zmm index F/4 (0..4)
+        cmp     eax, 2
+        ja      .l34
+        je      .l2
+        cmp     eax, 1
+        je      .l1
+        vpxorq  zmm4{k1}, zmm4, zmm21
+        jmp     .lplaced
+.l1:    vpxorq  zmm5{k1}, zmm5, zmm21
+        jmp     .lplaced
+.l2:    vpxorq  zmm6{k1}, zmm6, zmm21
+        jmp     .lplaced
+.l34:   cmp     eax, 3
+        jne     .l4
+        vpxorq  zmm7{k1}, zmm7, zmm21
+        jmp     .lplaced
+.l4:    vpxorq  zmm8{k1}, zmm8, zmm21
+.lplaced:
+        ; powers: position j gets H^(F+1-j); zmm k reads 64 bytes at HPOW(F+1-4k)
+        mov     r15d, 31
+        sub     r15d, r10d
+        shl     r15d, 4
+        add     r15, rdi
+        add     r15, KEY_HPOW                           ; = HPOW(F+1), a plain base register
+        vpshufb zmm4, zmm4, zmm13
+        vpxorq  zmm4, zmm4, zmm16                       ; S joins the first block
+        GH_MS   zmm4, 0, 1
+        cmp     r10d, 4                                 ; zmm k is used when F >= 4k
+        jb      .hashed
+        vpshufb zmm5, zmm5, zmm13
+        GH_MS   zmm5, 1, 0
+        cmp     r10d, 8
+        jb      .hashed
+        vpshufb zmm6, zmm6, zmm13
+        GH_MS   zmm6, 2, 0
+        cmp     r10d, 12
+        jb      .hashed
+        vpshufb zmm7, zmm7, zmm13
+        GH_MS   zmm7, 3, 0
+        cmp     r10d, 16
+        jb      .hashed
+        vpshufb zmm8, zmm8, zmm13
+        GH_MS   zmm8, 4, 0
+.hashed:
+        GH_W_REDUCE_SB
+        vpshufb xmm16, xmm16, xmm13
+        vpxorq  xmm16, xmm16, xmm15                     ; T = E_K(J0) ^ S
+        xor     eax, eax
+        cmp     dword [rsp + 24], 0
+        jne     .tag12
+        vmovdqu64 [r13], xmm16                          ; full tag for the caller
+        jmp     .out
+.tag12:
+        cmp     dword [rsp + 16], 0
+        jne     .check
+        vmovdqu8 [r13]{k2}, xmm16                       ; tag_len bytes
+        jmp     .out
+.check:
+        vpcmpeqb k3, xmm16, xmm23                       ; all 16 bytes, no early exit
+        kandnw  k3, k3, k2                              ; counted bytes that differ
+        kortestw k3, k3
+        setnz   al                                      ; 1: the tag failed
+.out:
+        vpxord  xmm23, xmm23, xmm23
+        vmovdqa64 [rsp], xmm23                          ; wipe the J0 slot
+        CLEAR_ALL
+        FRAME_LEAVE
+
+; ---------------------------------------------------------------------------------------------
+; uint64_t mbgcmi_avx512_gcm12_jobs(mbgcm_job *const *jobs, size_t n);
+;   n (1..64) validated, linear jobs with 12-byte IVs, one after the other in one call: the
+;   manager's burst path for single-stream jobs. Returns the mask of decrypt jobs whose tag did
+;   not match (bit i: jobs[i]; the caller zeroes their dst and sets every status). Per job as
+;   mbgcmi_avx512_gcm12 (tags written under the tag-length mask, expected tags read before any
+;   of the job's output is written, compared in constant time).
+;   Why: a message's last GHASH (up to 17 blocks, one reduction, the tag) waits for its last
+;   AES pass and then runs with the AES unit idle: 50-70 cycles of a 256..1420-byte message.
+;   Here it is software-pipelined: job i's final GHASH and tag ride in the AES rounds of job
+;   i+1's first pass (FIN_STEP, stitch mode 2 of AES_W), as a group's GHASH rides in the next
+;   group's pass inside a message. Job i+1's AAD is hashed after that pass (zmm8-11 as load
+;   registers: G0..G3 hold the pass's output by then). The first job runs beside a dummy
+;   predecessor (zero blocks, no tag); the last job's final GHASH runs alone at the end.
+;   Jobs in one call run overlapped like lanes: job i's tag is written while job i+1 runs, so
+;   no job's tag or dst may overlap another job's buffers (the job API's rule for jobs in
+;   flight together).
+;   Registers as mbgcmi_avx512_gcm, plus: r12 the current job, r13 the fail mask, r15 the
+;   previous job's power base (HPOW(F+1) of its key), xmm30 its E_K(J0), zmm31 its 17th GHASH
+;   input; frame fields below (the previous job's tag pointer, mask, mode, index and block
+;   count; the expected tags of the current and the previous job). No memory operand has an
+;   index register (scripts/ct-check.sh): jobs[i] is addressed through an LEA.
+%define JF_I       16
+%define JF_PTAG    24
+%define JF_JOBS    32
+%define JF_N       40
+%define JF_PMODE   48                   ; 0 none (the dummy), 1 encrypt: store, 2 decrypt: check
+%define JF_PIDX    52
+%define JF_PF      56                   ; previous job's F (blocks in its final GHASH, 0..16)
+%define JF_PTMASK  60                   ; previous job's tag byte mask (16 bits)
+%define JF_ETAG    64                   ; the current job's expected tag (16 bytes)
+%define JF_PETAG   80                   ; the previous job's (16 bytes)
+%define JF_LENBLK  96                   ; the current job's length block (16 bytes)
+%define JF_SIZE    128
+
+; FIN_STEP n: step n (0..6) of the previous job's final GHASH over zmm4-7 and zmm31 (byte
+; order, length block placed, F = [rsp + JF_PF] blocks plus the length block) with the powers
+; at r15, then its tag. 0-4 one zmm each (skipped past F), 5 the reduction, 6 the tag: stored
+; (encrypt) or compared (decrypt, fail bit into r13). Clobbers zmm17-21, xmm16, k1, k3, rdx,
+; r10, r11.
+
+%macro FIN_STEP 1
+%if (%1) == 0
+        vpshufb zmm4, zmm4, zmm13
+        vpxorq  zmm4, zmm4, zmm16                       ; S joins the first block
+        GH_MS   zmm4, 0, 1
+%elif (%1) <= 4
+%assign _fz 4 + (%1)
+%if (%1) == 4
+%assign _fz 31
+%endif
+        cmp     dword [rsp + JF_PF], 4 * (%1)           ; zmm k is used when F >= 4k
+        jb      %%skip
+        vpshufb zmm %+ _fz, zmm %+ _fz, zmm13
+        GH_MS   zmm %+ _fz, (%1), 0
+%%skip:
+%elif (%1) == 5
+        GH_W_REDUCE_SB
+%elif (%1) == 6
+        vpshufb xmm16, xmm16, xmm13
+        vpxorq  xmm16, xmm16, xmm30                     ; T = E_K(J0) ^ S
+        kmovw   k1, [rsp + JF_PTMASK]
+        mov     edx, [rsp + JF_PMODE]
+        cmp     edx, 1
+        jb      %%done
+        ja      %%check
+        mov     rdx, [rsp + JF_PTAG]
+        vmovdqu8 [rdx]{k1}, xmm16                       ; tag_len bytes
+        jmp     %%done
+%%check:
+        mov     r11d, [rsp + JF_PIDX]
+        vpcmpeqb k3, xmm16, [rsp + JF_PETAG]            ; all 16 bytes, no early exit
+        kandnw  k3, k3, k1                              ; counted bytes that differ
+        kortestw k3, k3
+        setnz   r10b
+        movzx   r10d, r10b
+        shlx    r10, r10, r11
+        or      r13, r10                                ; fail bit of that job
+%%done:
+%endif
+%endmacro
+
+; AAD_HASH: S (xmm16) = GHASH of the current job's AAD (r12), loads in zmm8-11 / xmm11.
+; Clobbers rdx, r10, r11, k1.
+%macro AAD_HASH 0
+        vpxorq  xmm16, xmm16, xmm16
+        mov     r10, [r12 + J_AAD]
+        mov     r11, [r12 + J_AADLEN]
+        mov     rdx, r11
+        shr     rdx, 4
+        GHASH_LOOP r10, rdx, 8
+        and     r11d, 15
+        jz      %%done
+        mov     edx, 0xFFFF
+        bzhi    edx, edx, r11d
+        kmovw   k1, edx
+        vmovdqu8 xmm11{k1}{z}, [r10]
+        GHASH1  xmm11
+%%done:
+%endmacro
+
+; TAIL_AES_J nz: the tail pass of a job; its first pass (r14 = 0) carries the previous job's
+; final GHASH and this job's J0
+%macro TAIL_AES_J 1
+        test    r14d, r14d
+        jz      %%first
+        AES_W   %1, 1
+        jmp     %%done
+%%first:
+        AES_W   %1, 2, 1
+%%done:
+%endmacro
+
+
+; JOB_BODY dec: one job (r12) from its first pass (with the previous job's final GHASH) to
+; its own final GHASH inputs: zmm4-7, zmm31 (byte order, length block placed), r10d = F,
+; xmm15 = E_K(J0), xmm16 = S. rcx in, r8 out, rbx len, eax rounds, rdi key set.
+%macro JOB_BODY 1
+        xor     r14d, r14d                              ; no pass done yet
+        mov     esi, 2                                  ; last byte of J0 + 1 (J0 = IV || 1)
+        mov     r9, rbx
+        shr     r9, 4
+        cmp     r9, 16
+        jb      %%tail
+        CTR_WB  esi
+        GROUP_LOAD %1
+        AES_W   4, 2, 1                                 ; first pass: previous final GHASH, J0
+        GROUP_STORE %1
+        AAD_HASH
+        mov     r14d, 1                                 ; a whole group's GHASH is pending
+%%loop16:
+        cmp     r9, 16
+        jb      %%tail
+        CTR_WB  esi
+        GROUP_LOAD %1
+        AES_W   4, 1
+        GROUP_STORE %1
+        jmp     %%loop16
+%%tail:
+        test    bl, bl                                  ; bytes after the whole groups?
+        jz      %%no_tail
+        CTR_WB  esi                                     ; counters for up to 16 blocks
+        mov     esi, ebx
+        and     esi, 255
+        mov     eax, [rdi + KEY_ROUNDS]
+        TAIL_SLICES %1, TAIL_AES_J
+        test    r14d, r14d
+        jnz     %%aad_had
+        AAD_HASH                                        ; the tail was the first pass
+%%aad_had:
+        lea     r10d, [rsi + 15]
+        shr     r10d, 4                                 ; F = tail blocks (1..16)
+        vpxorq  zmm31, zmm31, zmm31
+        jmp     %%final
+%%no_tail:
+        mov     r10d, r14d
+        shl     r10d, 4                                 ; F = 16 if a whole group waits, else 0
+        test    r14d, r14d
+        jnz     %%z31
+        AES_W   0, 2, 1                                 ; empty message: J0 alone (zmm31 is
+        AAD_HASH                                        ; the previous job's until this pass)
+        xor     r10d, r10d
+        vpxorq  zmm4, zmm4, zmm4
+%%z31:
+        vpxorq  zmm31, zmm31, zmm31
+%%final:
+        ; the length block at position F: lane F%4 of zmm(4 + F/4) (zmm31 for F = 16)
+        mov     r11, [r12 + J_AADLEN]
+        mov     rdx, rbx
+        shl     r11, 3
+        shl     rdx, 3
+        bswap   r11
+        bswap   rdx
+        mov     [rsp + JF_LENBLK], r11                  ; byte order: [aad bits]_64 [len bits]_64
+        mov     [rsp + JF_LENBLK + 8], rdx
+        vbroadcasti32x4 zmm21, [rsp + JF_LENBLK]        ; (a load: no shuffle uops)
+        mov     ecx, r10d
+        and     ecx, 3
+        add     ecx, ecx
+        mov     eax, 3
+        shl     eax, cl
+        kmovw   k1, eax
+        mov     eax, r10d
+        shr     eax, 2
+        cmp     eax, 2
+        ja      %%l34
+        je      %%l2
+        cmp     eax, 1
+        je      %%l1
+        vpxorq  zmm4{k1}, zmm4, zmm21
+        jmp     %%lplaced
+%%l1:   vpxorq  zmm5{k1}, zmm5, zmm21
+        jmp     %%lplaced
+%%l2:   vpxorq  zmm6{k1}, zmm6, zmm21
+        jmp     %%lplaced
+%%l34:  cmp     eax, 3
+        jne     %%l4
+        vpxorq  zmm7{k1}, zmm7, zmm21
+        jmp     %%lplaced
+%%l4:   vpxorq  zmm31{k1}, zmm31, zmm21
+%%lplaced:
+%endmacro
+
+global mbgcmi_avx512_gcm12_jobs:function hidden
+mbgcmi_avx512_gcm12_jobs:
+        FRAME_ENTER JF_SIZE, 64
+        mov     [rsp + JF_JOBS], rdi
+        mov     [rsp + JF_N], rsi
+        mov     qword [rsp + JF_I], 0
+        xor     r13d, r13d
+        vmovdqa64 zmm13, [WBSWAP]
+        vmovdqa64 zmm14, [WPOLY]
+        ; the dummy predecessor: no blocks, no tag; r15 at a readable power (H^1 of job 0's key)
+        mov     dword [rsp + JF_PMODE], 0
+        mov     dword [rsp + JF_PF], 0
+        mov     dword [rsp + JF_PTMASK], 0
+        vpxorq  xmm4, xmm4, xmm4
+        vpxorq  xmm16, xmm16, xmm16
+        vpxorq  xmm30, xmm30, xmm30
+        mov     r11, rdi
+        mov     r12, [r11]
+        mov     r15, [r12 + J_KEY]
+        add     r15, HPOW(1)
+.job:
+        mov     r11, [rsp + JF_JOBS]
+        mov     rax, [rsp + JF_I]
+        lea     r11, [r11 + 8 * rax]
+        mov     r12, [r11]                              ; jobs[i]
+        mov     rdi, [r12 + J_KEY]
+        ; tag mask (k2, kept through the job) and, decrypting, the expected tag (JF_ETAG)
+        ; before any output of this job is written
+        mov     r10, [r12 + J_TAGLEN]
+        mov     edx, 0xFFFF
+        bzhi    edx, edx, r10d
+        kmovw   k2, edx
+        cmp     dword [r12 + J_DIR], 2
+        jne     .no_etag
+        mov     r10, [r12 + J_TAG]
+        vmovdqu8 xmm21{k2}{z}, [r10]
+        vmovdqa64 [rsp + JF_ETAG], xmm21
+.no_etag:
+        ; J0 = IV || 00 00 00 01 (xmm15); the counters J0+1 .. J0+4 in zmm12 straight in the
+        ; byte order form CTR_WB steps (last bytes 2..5; esi tracks lane 0's: JOB_BODY)
+        mov     r10, [r12 + J_IV]
+        mov     eax, 0x7777
+        kmovw   k1, eax
+        vbroadcasti32x4 zmm12{k1}{z}, [r10]             ; the IV in dwords 0-2 of every lane
+        vpord   xmm15, xmm12, [WJ0ONE]
+        vpord   zmm12, zmm12, [WCTR2BE]
+        LOAD_POWERS
+        mov     rcx, [r12 + J_SRC]
+        mov     r8, [r12 + J_DST]
+        mov     rbx, [r12 + J_LEN]
+        mov     eax, [rdi + KEY_ROUNDS]
+        cmp     dword [r12 + J_DIR], 2
+        je      .dec
+        JOB_BODY 0
+        mov     edx, 1
+        jmp     .next
+.dec:
+        JOB_BODY 1
+        mov     edx, 2
+.next:
+        ; this job becomes the previous one
+        mov     [rsp + JF_PMODE], edx
+        mov     [rsp + JF_PF], r10d
+        kmovw   [rsp + JF_PTMASK], k2
+        mov     rdx, [r12 + J_TAG]
+        mov     [rsp + JF_PTAG], rdx
+        mov     rax, [rsp + JF_I]
+        mov     [rsp + JF_PIDX], eax
+        vmovdqa64 xmm30, xmm15                          ; E_K(J0)
+        vmovdqa64 xmm21, [rsp + JF_ETAG]
+        vmovdqa64 [rsp + JF_PETAG], xmm21
+        mov     r15d, 31
+        sub     r15d, r10d
+        shl     r15d, 4
+        add     r15, rdi
+        add     r15, KEY_HPOW                           ; HPOW(F+1) of its key
+        inc     rax
+        mov     [rsp + JF_I], rax
+        cmp     rax, [rsp + JF_N]
+        jb      .job
+        ; the last job's final GHASH and tag, alone
+        FIN_STEP 0
+        FIN_STEP 1
+        FIN_STEP 2
+        FIN_STEP 3
+        FIN_STEP 4
+        FIN_STEP 5
+        FIN_STEP 6
+        mov     rax, r13
+        vpxord  xmm23, xmm23, xmm23
+        vmovdqa64 [rsp + JF_ETAG], xmm23                ; wipe the expected-tag slots
+        vmovdqa64 [rsp + JF_PETAG], xmm23
+        CLEAR_ALL
+        FRAME_LEAVE
+
+section .note.GNU-stack noalloc noexec nowrite progbits

@@ -1,0 +1,89 @@
+/*
+ * cpu.c — what the CPU and the OS support, probed once.
+ *
+ * CPUID tells what the CPU implements; XGETBV tells which register state the OS saves on a
+ * context switch. A vector ISA is usable only when both agree:
+ *   AVX family:  CPUID.1:ECX.OSXSAVE[27] = 1, CPUID.1:ECX.AVX[28] = 1, (XCR0 & 0x06) == 0x06
+ *   AVX-512:     the above and (XCR0 & 0xE6) == 0xE6 (opmask, ZMM_Hi256, Hi16_ZMM state)
+ * Leaf 7 subleaf 0: EBX.BMI1[3], EBX.AVX2[5], EBX.BMI2[8], EBX.AVX512F[16], EBX.AVX512BW[30],
+ * EBX.AVX512VL[31], ECX.VAES[9], ECX.VPCLMULQDQ[10]. Leaf 1 ECX: SSSE3[9], SSE4.1[19],
+ * PCLMULQDQ[1], AES[25].
+ */
+#include <stdint.h>
+
+#include "cpu.h"
+#if defined(MBGCM_HAVE_NASM)
+#include "x86.h"
+#endif
+
+#if defined(MBGCM_HAVE_NASM)
+static unsigned probe(void)
+{
+    uint32_t r[4];
+    unsigned f = 0;
+
+    mbgcmi_cpuid(0, 0, r);
+    const uint32_t max_leaf = r[0];
+    if (max_leaf < 1) {
+        return 0;
+    }
+    mbgcmi_cpuid(1, 0, r);
+    const uint32_t ecx1 = r[2];
+    if (ecx1 & (1u << 9)) f |= MBGCMI_F_SSSE3;
+    if (ecx1 & (1u << 19)) f |= MBGCMI_F_SSE41;
+    if (ecx1 & (1u << 25)) f |= MBGCMI_F_AESNI;
+    if (ecx1 & (1u << 1)) f |= MBGCMI_F_PCLMUL;
+
+    uint64_t xcr0 = 0;
+    if (ecx1 & (1u << 27)) { /* OSXSAVE: XGETBV is available */
+        xcr0 = mbgcmi_xgetbv(0);
+    }
+    const int os_avx = (xcr0 & 0x6) == 0x6;
+    const int os_avx512 = (xcr0 & 0xE6) == 0xE6;
+    if (os_avx && (ecx1 & (1u << 28))) f |= MBGCMI_F_AVX;
+
+    if (max_leaf >= 7) {
+        mbgcmi_cpuid(7, 0, r);
+        const uint32_t ebx7 = r[1], ecx7 = r[2];
+        if (ebx7 & (1u << 3)) f |= MBGCMI_F_BMI1;
+        if (ebx7 & (1u << 8)) f |= MBGCMI_F_BMI2;
+        if (f & MBGCMI_F_AVX) {
+            if (ebx7 & (1u << 5)) f |= MBGCMI_F_AVX2;
+            if (ecx7 & (1u << 9)) f |= MBGCMI_F_VAES;
+            if (ecx7 & (1u << 10)) f |= MBGCMI_F_VPCLMUL;
+            if (os_avx512) {
+                if (ebx7 & (1u << 16)) f |= MBGCMI_F_AVX512F;
+                if (ebx7 & (1u << 30)) f |= MBGCMI_F_AVX512BW;
+                if (ebx7 & (1u << 31)) f |= MBGCMI_F_AVX512VL;
+            }
+        }
+    }
+    return f;
+}
+#else
+static unsigned probe(void)
+{
+    return 0; /* portable build: only the generic arch exists */
+}
+#endif
+
+/* Probed once; the value is a pure function of the machine, so a race between two first
+   callers stores the same bits twice and is harmless (relaxed atomics keep it defined). */
+static unsigned cached;      /* features | READY */
+static unsigned mask = ~0u;  /* test hook */
+#define READY (1u << 31)
+
+unsigned mbgcmi_cpu_features(void)
+{
+    unsigned v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (!(v & READY)) {
+        v = probe() | READY;
+        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+    }
+    return v & ~READY & __atomic_load_n(&mask, __ATOMIC_RELAXED);
+}
+
+void mbgcmi_cpu_features_mask(unsigned m)
+{
+    __atomic_store_n(&mask, m, __ATOMIC_RELAXED);
+}

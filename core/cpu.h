@@ -1,0 +1,37 @@
+/*
+ * cpu.h — what the CPU and the OS support (core/cpu.c), as feature bits the arch descriptors
+ * require (struct mbgcmi_arch.requires).
+ */
+#ifndef MBGCM_CORE_CPU_H
+#define MBGCM_CORE_CPU_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Feature bits, each set only when both the CPU reports it and (for AVX state) the OS
+   enabled the register state in XCR0. */
+#define MBGCMI_F_SSSE3      (1u << 0)
+#define MBGCMI_F_SSE41      (1u << 1)
+#define MBGCMI_F_AESNI      (1u << 2)
+#define MBGCMI_F_PCLMUL     (1u << 3)
+#define MBGCMI_F_AVX        (1u << 4)  /* CPUID.1:ECX.AVX and XCR0 & 0x6 == 0x6 */
+#define MBGCMI_F_AVX2       (1u << 5)
+#define MBGCMI_F_VAES       (1u << 6)
+#define MBGCMI_F_VPCLMUL    (1u << 7)
+#define MBGCMI_F_AVX512F    (1u << 8)  /* and XCR0 & 0xE6 == 0xE6 */
+#define MBGCMI_F_AVX512BW   (1u << 9)
+#define MBGCMI_F_AVX512VL   (1u << 10)
+#define MBGCMI_F_BMI2       (1u << 11)
+#define MBGCMI_F_BMI1       (1u << 12)
+
+/* Features the running CPU and OS support (probed once; masked by the test hook). */
+unsigned mbgcmi_cpu_features(void);
+/* Test hook: pretend the CPU lacks every feature not in |mask| (call before anything else). */
+void mbgcmi_cpu_features_mask(unsigned mask);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MBGCM_CORE_CPU_H */

@@ -1,0 +1,110 @@
+/*
+ * gcm.h — single-message GCM: the op table an arch provides, the driver that composes it
+ * (core/gcm_single.c) and the stream for messages in pieces (core/gcm_stream.c). Each
+ * function takes the arch descriptor (core/arch.h): its op table, and whether its kernels are
+ * portable C (then the stack is burnt after use).
+ */
+#ifndef MBGCM_CORE_GCM_H
+#define MBGCM_CORE_GCM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "key.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct mbgcmi_arch;
+
+struct mbgcmi_gcm_ops {
+    /* out = E_K(in), one block */
+    void (*block)(const struct mbgcmi_key *k, const uint8_t in[16], uint8_t out[16]);
+    /* s = GHASH update of s (V form) over |nblocks| full blocks */
+    void (*ghash)(const struct mbgcmi_key *k, uint64_t s[2], const uint8_t *in,
+                  size_t nblocks);
+    /* CTR over |nblocks| full blocks starting at counter block |ctr| (advanced by inc32 per
+       block, left at the next unused value), GHASH of the ciphertext into |s|: for _enc the
+       ciphertext is |out|, for _dec it is |in|. in == out allowed. */
+    void (*ctr_enc)(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                    const uint8_t *in, uint8_t *out, size_t nblocks);
+    void (*ctr_dec)(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                    const uint8_t *in, uint8_t *out, size_t nblocks);
+    /* Optional: the whole message in one call given J0 (AAD, message, partial blocks, length
+       block), writing the full 16-byte tag. NULL: the driver composes the four above. */
+    void (*whole)(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
+                  size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16],
+                  int decrypt);
+    /* Optional: the whole one-shot operation for a 12-byte IV, tag included: encrypt writes
+       tag_len bytes; decrypt reads tag_len bytes first and returns 1 when they do not match
+       (the caller zeroes out). tag_len_dec = tag_len | decrypt << 8. */
+    int (*whole12)(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
+                   size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                   size_t tag_len_dec);
+    /* Optional: n (1..MBGCMI_JOBS12_MAX) validated linear jobs with 12-byte IVs in one call,
+       software-pipelined (a job's final GHASH rides in the next job's first AES pass).
+       Returns the mask of decrypt jobs whose tag failed; never touches a job's status (the
+       caller completes the jobs). Jobs in one call must not write into each other's
+       buffers. */
+    uint64_t (*jobs12)(mbgcm_job *const *jobs, size_t n);
+};
+#define MBGCMI_JOBS12_MAX 64u
+
+/* J0 from the IV (12 bytes: IV || 0^31 || 1; else GHASH(IV padded || 0^64 || [ivbits]_64)). */
+void mbgcmi_gcm_j0(const struct mbgcmi_arch *a, const struct mbgcmi_key *k, const uint8_t *iv,
+                   size_t iv_len, uint8_t j0[16]);
+/* Full GCM given J0 (test hook for counter wrap, and the one-shot core): writes |len| bytes
+   of output and the full 16-byte tag T = E_K(J0) ^ GHASH. |decrypt| selects which side is
+   hashed. Arguments must already be validated. */
+void mbgcmi_gcm_crypt_j0(const struct mbgcmi_arch *a, const struct mbgcmi_key *k,
+                         const uint8_t j0[16], const uint8_t *aad, size_t aad_len,
+                         const uint8_t *in, size_t len, uint8_t *out, int decrypt,
+                         uint8_t tag[16]);
+/* Continue a message from mid-way: E_K(J0) known, GHASH state |s| (V form) and the next
+   counter |ctr| as left by earlier blocks, |aad_left| AAD bytes and |text_left| message bytes
+   to go (AAD first), and the message's length block. Writes the output and the full tag.
+   mbgcmi_gcm_crypt_j0 is the special case of a fresh start; the scheduler uses it to finish a
+   lone lane single-stream. |s| and |ctr| are updated. */
+void mbgcmi_gcm_resume(const struct mbgcmi_arch *a, const struct mbgcmi_key *k,
+                       const uint8_t ek0[16], uint64_t s[2], uint8_t ctr[16],
+                       const uint8_t *aad, size_t aad_left, const uint8_t *in, uint8_t *out,
+                       size_t text_left, const uint8_t lenblk[16], int decrypt,
+                       uint8_t tag[16]);
+/* Whole message on validated arguments: J0, GCM, then the tag written (encrypt) or compared
+   in constant time (decrypt). Returns 1 when a decrypt's tag did not match (the caller zeroes
+   |out|: the one-shot API and the job completion do), else 0. */
+int mbgcmi_gcm_message(const struct mbgcmi_arch *a, const struct mbgcmi_key *k,
+                       const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
+                       const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                       size_t tag_len, int decrypt);
+
+/* A message in pieces: init hashes the AAD; update takes pieces of any length (in == out
+   allowed); tag pads the last partial block, adds the length block, writes the full tag and
+   wipes the state. The caller checks lengths (total <= 2^36-32). The state is plain data (no
+   pointer into itself): a copy is an independent stream. */
+struct mbgcmi_stream {
+    const struct mbgcmi_key *key;
+    const struct mbgcmi_arch *arch;
+    uint64_t s[2];       /* GHASH state, V form */
+    uint8_t ek0[16];     /* E_K(J0) */
+    uint8_t ctr[16];     /* counter of the next block to encrypt */
+    uint8_t ks[16];      /* key stream of the partial block in progress */
+    uint8_t cbuf[16];    /* its ciphertext bytes so far, zero past |used| */
+    uint64_t aad_len;
+    uint64_t len;        /* message bytes so far */
+    uint32_t used;       /* bytes of the partial block consumed, 0..15 */
+    int decrypt;
+};
+void mbgcmi_stream_init(struct mbgcmi_stream *c, const struct mbgcmi_arch *a,
+                        const struct mbgcmi_key *k, const uint8_t *iv, size_t iv_len,
+                        const uint8_t *aad, size_t aad_len, int decrypt);
+void mbgcmi_stream_update(struct mbgcmi_stream *c, const uint8_t *in, size_t len,
+                          uint8_t *out);
+void mbgcmi_stream_tag(struct mbgcmi_stream *c, uint8_t t[16]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MBGCM_CORE_GCM_H */

@@ -1,0 +1,101 @@
+/*
+ * gcm_stream.c — GCM over a message that arrives in pieces of any length: whole blocks go
+ * straight to the arch's CTR+GHASH kernel; a piece that ends inside a block keeps that block's
+ * key stream and ciphertext bytes until the next piece completes it (or the tag pads it).
+ * Used by the incremental API (api/ctx.c) and by scatter-gather jobs (jobs/sgl.c), whose
+ * segments are pieces.
+ */
+#include "arch.h"
+#include "gcm.h"
+
+void mbgcmi_stream_init(struct mbgcmi_stream *c, const struct mbgcmi_arch *a,
+                        const struct mbgcmi_key *k, const uint8_t *iv, size_t iv_len,
+                        const uint8_t *aad, size_t aad_len, int decrypt)
+{
+    const struct mbgcmi_gcm_ops *ops = a->ops;
+    uint8_t j0[16], pad[16] = {0};
+    memset(c, 0, sizeof *c);
+    c->key = k;
+    c->arch = a;
+    c->decrypt = decrypt;
+    mbgcmi_gcm_j0(a, k, iv, iv_len, j0);
+    ops->block(k, j0, c->ek0);
+    memcpy(c->ctr, j0, 16);
+    mbgcmi_inc32(c->ctr);
+    const size_t full = aad_len / 16, rem = aad_len % 16;
+    if (full) {
+        ops->ghash(k, c->s, aad, full);
+    }
+    if (rem) {
+        memcpy(pad, aad + 16 * full, rem);
+        ops->ghash(k, c->s, pad, 1);
+    }
+    c->aad_len = aad_len;
+    mbgcmi_wipe(j0, sizeof j0);
+    mbgcmi_wipe(pad, sizeof pad);
+    if (a->portable) {
+        mbgcmi_burn_stack(); /* compiler spills of the portable kernels */
+    }
+}
+
+void mbgcmi_stream_update(struct mbgcmi_stream *c, const uint8_t *in, size_t len, uint8_t *out)
+{
+    const struct mbgcmi_gcm_ops *ops = c->arch->ops;
+    const int dec = c->decrypt;
+    c->len += len;
+    /* 1. finish the partial block in progress */
+    while (c->used != 0 && len != 0) {
+        const uint8_t x = *in++;
+        const uint8_t y = x ^ c->ks[c->used];
+        c->cbuf[c->used] = dec ? x : y; /* GHASH takes the ciphertext */
+        *out++ = y;
+        len--;
+        if (++c->used == 16) {
+            ops->ghash(c->key, c->s, c->cbuf, 1);
+            memset(c->cbuf, 0, 16);
+            c->used = 0;
+        }
+    }
+    /* 2. whole blocks straight through the kernel */
+    const size_t full = len / 16, rem = len % 16;
+    if (full) {
+        (dec ? ops->ctr_dec : ops->ctr_enc)(c->key, c->ctr, c->s, in, out, full);
+        in += 16 * full;
+        out += 16 * full;
+    }
+    /* 3. start a partial block with what is left */
+    if (rem) {
+        ops->block(c->key, c->ctr, c->ks);
+        mbgcmi_inc32(c->ctr);
+        for (size_t i = 0; i < rem; i++) {
+            const uint8_t x = in[i];
+            const uint8_t y = x ^ c->ks[i];
+            c->cbuf[i] = dec ? x : y;
+            out[i] = y;
+        }
+        c->used = (uint32_t)rem;
+    }
+    if (c->arch->portable) {
+        mbgcmi_burn_stack();
+    }
+}
+
+void mbgcmi_stream_tag(struct mbgcmi_stream *c, uint8_t t[16])
+{
+    const struct mbgcmi_gcm_ops *ops = c->arch->ops;
+    uint8_t lb[16];
+    if (c->used) {
+        ops->ghash(c->key, c->s, c->cbuf, 1); /* zero-padded partial block */
+    }
+    mbgcmi_len_block(c->aad_len, c->len, lb);
+    ops->ghash(c->key, c->s, lb, 1);
+    mbgcmi_v_to_block(c->s, t);
+    for (int i = 0; i < 16; i++) {
+        t[i] ^= c->ek0[i];
+    }
+    const int portable = c->arch->portable;
+    mbgcmi_wipe(c, sizeof *c);
+    if (portable) {
+        mbgcmi_burn_stack();
+    }
+}
