@@ -263,7 +263,7 @@ out_vec() { # KEY
         }
       }' "$RAW"
     echo
-    echo "**CPU crypto, AES-$((key * 8))-GCM encrypt** (\`rte_cryptodev_sym_cpu_crypto_process\`, vectors of 32 one-segment elements, in place; Mops = elements per us; the op path is crypto-perf throughput from the table above; $PEER_NOTE):"
+    echo "**CPU crypto, AES-$((key * 8))-GCM encrypt** (\`rte_cryptodev_sym_cpu_crypto_process\`, vectors of 32 one-segment elements, in place; Mops = elements per us; \"ops\": crypto_mbgcm's op path, crypto-perf AES-GCM throughput of the same run; $PEER_NOTE):"
     echo
     echo "| bytes | crypto_mbgcm CPU crypto Mops | Gbps | crypto_mbgcm ops Mops | crypto_aesni_gcm CPU crypto Mops | Gbps | mbgcm / aesni_gcm (CPU crypto) |"
     echo "|---:|---:|---:|---:|---:|---:|---:|"
