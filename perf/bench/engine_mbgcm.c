@@ -262,7 +262,9 @@ static void add_manager_engine(struct engine *eng, unsigned *ne, enum api api, i
     }
     e->capped = e->lane_arch == mbint_arch_generic();
     const uint64_t thr = opt.single_set ? opt.single_min_len : mbint_single_min_len(a);
-    if (thr != UINT64_MAX) {
+    if (thr == 0 && !opt.single_set) {
+        note_add(e->note, sizeof e->note, "no lane kernel: every job runs single-stream");
+    } else if (thr != UINT64_MAX) {
         note_add(e->note, sizeof e->note, "jobs of %llu bytes or more run single-stream (%s)",
                  (unsigned long long)thr,
                  opt.single_set ? "--single-min-len" : "the manager's default");
