@@ -32,7 +32,8 @@
 ; drained after the loop. Decrypt: the ciphertext is the input, so each group hashes its own
 ; input between its own rounds, before its output is stored (in == out is allowed).
 ; Eight blocks are hashed with H^8..H^1 and reduced once (arch/aesni/ghash_sse.inc; math:
-; arch/generic/ghash_ct.c derives the V form, the Montgomery form of the key, Karatsuba, the two folds):
+; arch/generic/ghash_ct.c derives the V form, the Montgomery form of the key, Karatsuba, the
+; two folds):
 ;     S' = (S ^ X0) H^8 ^ X1 H^7 ^ ... ^ X7 H^1.
 ;
 ; Counters (the Gueron-Krasnov counter trick): round key 0 is folded once per call into
@@ -59,17 +60,13 @@
 default rel
 %include "key.inc"
 %include "frame.inc"
+%include "clear.inc"
 %include "bounce.inc"
 %include "ghash_sse.inc"
 
 section .rodata
-align 16
-BSWAP_MASK:     db 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-POLY_C2:        dq 0xC200000000000000, 0xC200000000000000  ; y^63 + y^62 + y^57, both qwords
-; 16 bytes 0xFF then 16 bytes 0: a 16-byte load at BMASK + 16 - n keeps n bytes
+%include "consts.inc"
 NOCTR:          dd 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0   ; all but the counter word (bytes 12..15)
-BMASK:          times 16 db 0xFF
-                times 16 db 0
 
 ; stack frame (rsp 16-byte aligned)
 %define F_CB    0               ; 8 x 16: counter blocks ^ rk0, one per block of a group
@@ -316,13 +313,6 @@ section .text
 %%done:
 %endmacro
 
-%macro CLEAR_XMM 0
-%assign _b 0
-%rep 16
-        pxor    xmm %+ _b, xmm %+ _b
-%assign _b _b + 1
-%endrep
-%endmacro
 ; WIPE_FRAME: zero the whole frame (xmm0 must be zero)
 %macro WIPE_FRAME 0
 %assign _b 0
@@ -346,11 +336,11 @@ mbgcmi_aesni_block:
 ; ---------------------------------------------------------------------------------------------
 global mbgcmi_aesni_ghash:function hidden
 mbgcmi_aesni_ghash:                     ; rdi k, rsi s, rdx in, rcx nblocks
-        movdqa  xmm14, [BSWAP_MASK]
+        movdqa  xmm14, [BSWAP]
         movdqu  xmm10, [rsi]
         GHASH_LOOP rdx, rcx
         movdqu  [rsi], xmm10
-        CLEAR_XMM
+        CLEAR_VREGS xmm
         ret
 
 ; ---------------------------------------------------------------------------------------------
@@ -359,14 +349,14 @@ mbgcmi_aesni_ghash:                     ; rdi k, rsi s, rdx in, rcx nblocks
         mov     rbp, rsp
         sub     rsp, FRAME
         and     rsp, -16
-        movdqa  xmm14, [BSWAP_MASK]
+        movdqa  xmm14, [BSWAP]
         movdqu  xmm10, [rdx]
         CB_INIT rsi
         CTR_LOOP %1
         bswap   r10d
         mov     [rsi + 12], r10d                        ; next counter (bytes 0..11 unchanged)
         movdqu  [rdx], xmm10
-        CLEAR_XMM
+        CLEAR_VREGS xmm
         WIPE_FRAME
         mov     rsp, rbp
         pop     rbp
@@ -393,7 +383,7 @@ mbgcmi_aesni_gcm:
         mov     rcx, r8                                 ; in
         mov     rbx, r9                                 ; len
         mov     r8, [rbp + 16]                          ; out
-        movdqa  xmm14, [BSWAP_MASK]
+        movdqa  xmm14, [BSWAP]
         pxor    xmm10, xmm10                            ; S = 0
         ; E_K(J0)
         movdqu  xmm0, [rsi]
@@ -460,7 +450,7 @@ mbgcmi_aesni_gcm:
         pxor    xmm10, [rsp + F_EK0]                    ; T = E_K(J0) ^ S
         mov     rdx, [rbp + 24]
         movdqu  [rdx], xmm10
-        CLEAR_XMM
+        CLEAR_VREGS xmm
         WIPE_FRAME
         FRAME_LEAVE
 
@@ -486,7 +476,7 @@ mbgcmi_aesni_hpowers:                  ; rdi k
         inc     ecx
         cmp     ecx, 32
         jbe     .next
-        CLEAR_XMM
+        CLEAR_VREGS xmm
         ret
 
 section .note.GNU-stack noalloc noexec nowrite progbits

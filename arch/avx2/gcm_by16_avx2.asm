@@ -22,12 +22,13 @@
 ; never a wide access past the end of a buffer.
 ;
 ; Counters (the Gueron-Krasnov counter trick, in vector form): round key 0 is folded once per
-; call into the 96 constant bits of the counter block, ZK = (ctr with its counter word cleared) ^ rk0
-; (32 bytes on the stack: both lanes). Per block only the 32-bit counter word is produced:
+; call into the 96 constant bits of the counter block, ZK = (ctr with its counter word cleared)
+; ^ rk0 (32 bytes on the stack: both lanes). Per block only the 32-bit counter word is produced:
 ; CTR holds the counter words alone, byte-reflected (dword 0 of each lane = GCM's counter as an
 ; integer, every other dword zero), so VPADDD is inc32 (wraps mod 2^32, never carries into the
-; other 96 bits), one VPSHUFB puts the word into big-endian position 12..15 with zeros elsewhere,
-; and one VPXOR with ZK gives the block *after* round 0: the xor with rk0 is that xor.
+; other 96 bits), one VPSHUFB puts the word into big-endian position 12..15 with zeros
+; elsewhere, and one VPXOR with ZK gives the block *after* round 0: the xor with rk0 is that
+; xor.
 ;
 ; CPU: AVX2 + VAES + VPCLMULQDQ (+ AVX, AES-NI; what arch/avx2/arch_avx2.c requires, OS AVX
 ;      state checked there). No AVX-512 instruction, no zmm, no opmask.
@@ -63,13 +64,12 @@
 default rel
 %include "key.inc"
 %include "frame.inc"
+%include "clear.inc"
 %include "bounce.inc"
 %include "ghash_avx2.inc"
 
 section .rodata
-align 32
-YBSWAP:         times 2 db 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-YPOLY:          times 4 dq 0xC200000000000000          ; y^63 + y^62 + y^57 (arch/generic/ghash_ct.c)
+%include "consts.inc"
 YCTRWORD:       times 2 dd 0xFFFFFFFF, 0, 0, 0          ; the counter word, byte-reflected
 YLANE1:         dd 0, 0, 0, 0, 1, 0, 0, 0               ; lanes +0, +1
 YONE:           times 2 dd 1, 0, 0, 0
@@ -79,9 +79,6 @@ YADD:                                                   ; row j: +2j in both lan
                 times 2 dd 2 * _j, 0, 0, 0
 %assign _j _j + 1
 %endrep
-; 16 bytes 0xFF then 16 bytes 0: a load at BMASK + 16 - n keeps n bytes
-BMASK:          times 16 db 0xFF
-                times 16 db 0
 
 ; stack frame (rsp 32-byte aligned)
 %define F_ZK    0               ; 32: (ctr with the counter word cleared) ^ rk0, both lanes
@@ -92,7 +89,7 @@ BMASK:          times 16 db 0xFF
 
 section .text
 
-; ---- GHASH (arch/avx2/ghash_avx2.inc; math: arch/generic/ghash_ct.c) ------------------------------------
+; ---- GHASH (arch/avx2/ghash_avx2.inc; math: arch/generic/ghash_ct.c) -----------------------
 ; GHY_REDUCE: reduce both lanes, then S = lane 0 ^ lane 1 in xmm10 (the lanes are partial sums
 ; of one message; reduction is linear, so folding after it is exact; VEX.128 zeroes the high
 ; lane).
@@ -232,12 +229,7 @@ section .text
         vmovdqa [rsp], ymm0
         vmovdqa [rsp + 32], ymm0
         vmovdqa [rsp + 64], ymm0
-%assign _z0 0
-%rep 16
-        vpxor   ymm %+ _z0, ymm %+ _z0, ymm %+ _z0   ; zero idioms: no execution
-%assign _z0 _z0 + 1
-%endrep
-        vzeroupper
+        CLEAR_VREGS ymm
         mov     rsp, rbp
         pop     rbp
 %endmacro
@@ -276,16 +268,11 @@ section .text
 
 global mbgcmi_avx2_ghash:function hidden
 mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
-        vbroadcasti128 ymm14, [YBSWAP]
+        vbroadcasti128 ymm14, [BSWAP]
         vmovdqu xmm10, [rsi]
         GHASH_LOOP rdx, rcx
         vmovdqu [rsi], xmm10
-%assign _z0 0
-%rep 16
-        vpxor   ymm %+ _z0, ymm %+ _z0, ymm %+ _z0   ; zero idioms: no execution
-%assign _z0 _z0 + 1
-%endrep
-        vzeroupper
+        CLEAR_VREGS ymm
         ret
 
 ; ---------------------------------------------------------------------------------------------
@@ -401,7 +388,7 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 %macro CTR_FN 1
         SMALL_FRAME_ENTER
         mov     eax, [rdi + KEY_ROUNDS]
-        vbroadcasti128 ymm14, [YBSWAP]
+        vbroadcasti128 ymm14, [BSWAP]
         vmovdqu xmm10, [rdx]
         CTR_SETUP [rsi]
         CTR_LOOP %1
@@ -432,7 +419,7 @@ mbgcmi_avx2_gcm:
         mov     rbx, r9                                 ; len
         mov     r8, [rbp + 16]                          ; out
         mov     eax, [rdi + KEY_ROUNDS]
-        vbroadcasti128 ymm14, [YBSWAP]
+        vbroadcasti128 ymm14, [BSWAP]
         vpxor   xmm10, xmm10, xmm10                     ; S = 0
         ; E_K(J0)
         vmovdqu xmm0, [rsi]
@@ -502,12 +489,7 @@ mbgcmi_avx2_gcm:
         vmovdqa [rsp], ymm0
         vmovdqa [rsp + 32], ymm0
         vmovdqa [rsp + 64], ymm0
-%assign _z0 0
-%rep 16
-        vpxor   ymm %+ _z0, ymm %+ _z0, ymm %+ _z0   ; zero idioms: no execution
-%assign _z0 _z0 + 1
-%endrep
-        vzeroupper
+        CLEAR_VREGS ymm
         FRAME_LEAVE
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -19,8 +19,8 @@ POLICY = {
             'pointer',
             'rbp': 'frame pointer', 'rsp': 'stack pointer'},
         public_mem=[KEY_ROUNDS, ARGS_RBP,
-                    ('rsp', 16, 8, 'gcm: decrypt flag; jobs: JF_I'),
-                    ('rsp', 24, 8, 'gcm: mode (0: full tag out; 1: gcm12 handles the tag); '
+                    ('rsp', 16, 8, 'gcm: GF_DEC (direction); jobs: JF_I (job index)'),
+                    ('rsp', 24, 8, 'gcm: GF_MODE (0: full tag out; 1: gcm12 handles the tag); '
                      'jobs: JF_PTAG (previous job\'s tag pointer)'),
                     ('rsp', 32, 32, 'jobs: JF_JOBS, JF_N (the job array and its length), '
                      'JF_PMODE, JF_PIDX, JF_PF, JF_PTMASK (previous job: enc/dec, index, final '

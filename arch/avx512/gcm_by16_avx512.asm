@@ -42,12 +42,11 @@
 default rel
 %include "key.inc"
 %include "frame.inc"
+%include "clear.inc"
 %include "job.inc"
 
 section .rodata
-align 64
-WBSWAP:         times 4 db 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-WPOLY:          times 8 dq 0xC200000000000000
+%include "consts.inc"
 WLANES:         dd 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0    ; +0..+3 per lane
 WADD4:          times 4 dd 4, 0, 0, 0
 WADD8:          times 4 dd 8, 0, 0, 0
@@ -67,10 +66,11 @@ section .text
 ; GH_W j, X: X (V form, four consecutive blocks) times the powers in zmm(24+j) into LO/MI/HI,
 ; schoolbook: four carry-less multiplies per 128-bit lane, MI = a0*b1 ^ a1*b0 (mode 1 sets,
 ; 0 adds, 2 holds the products in zmm20/21/28/29, 3 adds its own and the held ones with four
-; ternlogs: two zmm for six xor-type ops become four, which matters with AES-128, whose 40
-; VAESENC per group leave little room on the shared ports: 4 KiB 881-894 -> 863-877 cycles). VPCLMULQDQ issues on another port than VAESENC here, so the fourth multiply is
-; cheaper than Karatsuba's extra shuffle and xors on the shared vector ports (measured: -2..3%
-; cycles per block at 16 KiB). The reduction after GH_W is GH_W_REDUCE_SB.
+; ternlogs: two groups' products merge in four three-input xors instead of six xor-type ops,
+; which leaves the shared vector ports to the AES rounds (AES-128 has the fewest rounds to
+; hide the GHASH behind). VPCLMULQDQ issues on another port than VAESENC, so the fourth
+; multiply is cheaper than Karatsuba's extra shuffle and xors on the shared ports (docs/perf.md
+; has the measurements). The reduction after GH_W is GH_W_REDUCE_SB.
 %macro GH_W 3
 %assign _hp 24 + (%1)
 %if (%3) == 1
@@ -246,20 +246,6 @@ section .text
         vmovdqu64 zmm27, [rdi + HPOW(4)]
 %endmacro
 
-%macro CLEAR_ALL 0
-%assign _c 16
-%rep 16
-        vpxord  zmm %+ _c, zmm %+ _c, zmm %+ _c
-%assign _c _c + 1
-%endrep
-%assign _z0 0
-%rep 16
-        vpxord  zmm %+ _z0, zmm %+ _z0, zmm %+ _z0   ; zero idioms: no execution
-%assign _z0 _z0 + 1
-%endrep
-        vzeroupper
-%endmacro
-
 ; GHASH_TAIL4: hash the 4-block zmm in %1 (byte order) with H^4..H^1 (single zmm group)
 %macro GHASH4 1
         vpshufb %1, %1, zmm13
@@ -332,8 +318,8 @@ section .text
 %endmacro
 
 %macro SETUP 0
-        vmovdqa64 zmm13, [WBSWAP]
-        vmovdqa64 zmm14, [WPOLY]
+        vmovdqa64 zmm13, [BSWAP]
+        vmovdqa64 zmm14, [POLY]
         LOAD_POWERS
 %endmacro
 
@@ -343,7 +329,7 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         vmovdqu64 xmm16, [rsi]
         GHASH_LOOP rdx, rcx
         vmovdqu64 [rsi], xmm16
-        CLEAR_ALL
+        CLEAR_VREGS zmm
         ret
 
 ; GROUP_LOAD dec / GROUP_STORE dec: one whole group of 16 blocks around its AES pass. Decrypt
@@ -473,7 +459,7 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         vpshufb xmm12, xmm12, xmm13                     ; next counter, byte order (lane 0)
         vmovdqu64 [rsi], xmm12
         vmovdqu64 [rdx], xmm16
-        CLEAR_ALL
+        CLEAR_VREGS zmm
         ret
 %endmacro
 
@@ -502,9 +488,9 @@ mbgcmi_avx512_ctr_dec:
 
 ; GH_MS X, j, first: X times the powers at [r15 + 64j] into LO/MI/HI, schoolbook (four
 ; multiplies, no shuffle: see GH_W); reduced by GH_W_REDUCE_SB. The row is loaded once into
-; zmm28 (free in a job's first pass, where FIN_STEP runs): as a memory operand of each multiply
-; it was four loads, each split across two cache lines for most F (measured: the final GHASH
-; of a 512-byte message cost 30 cycles)
+; zmm28 (free in a job's first pass, where FIN_STEP runs): a row starting at H^(F+1) is rarely
+; 64-byte aligned, so as a memory operand of each of the four multiplies it would be four loads,
+; each split across two cache lines
 %macro GH_MS 3
         vmovdqu64  zmm28, [r15 + 64 * (%2)]             ; one load: rows at HPOW(F+1) are
 %if %3                                                  ; rarely 64-byte aligned (line splits)
@@ -663,16 +649,24 @@ mbgcmi_avx512_ctr_dec:
 ;   Decrypt: the expected tag (tag_len bytes at tag) is read before anything is written (it
 ;   may live inside out), compared with T in constant time; returns 0 if equal, 1 if not (the
 ;   caller then zeroes out). No tag or J0 bytes are left in memory the caller can see.
+; frame of mbgcmi_avx512_gcm and mbgcmi_avx512_gcm12 (rsp 16-byte aligned); the burst call
+; has its own (JF_* below)
+%define GF_J0      0                    ; 16: gcm12: J0 = IV || 00 00 00 01 (r12 points here)
+%define GF_DEC     16                   ; 8: direction, 1 = decrypt
+%define GF_MODE    24                   ; 8: 0 = write the full tag to tag[16]; 1 = gcm12:
+                                        ; store tag_len bytes, or compare them (decrypt)
+%define GF_SIZE    32
+
 global mbgcmi_avx512_gcm12:function hidden
 mbgcmi_avx512_gcm12:
-        FRAME_ENTER 40, 16                              ; [rsp] J0, [rsp+16] decrypt, [rsp+24] mode
+        FRAME_ENTER GF_SIZE, 16
         mov     eax, 0x0FFF
         kmovw   k1, eax
         vmovdqu8 xmm0{k1}{z}, [rsi]                     ; IV
         mov     eax, 0x01000000
         vpinsrd xmm0, xmm0, eax, 3                      ; J0 = IV || 00 00 00 01
-        vmovdqa64 [rsp], xmm0                           ; one 16-byte store: forwards to the loads
-        mov     r12, rsp
+        vmovdqa64 [rsp + GF_J0], xmm0                   ; one 16-byte store: forwards to the loads
+        lea     r12, [rsp + GF_J0]
         mov     rax, [rbp + 32]                         ; tag_len | decrypt << 8
         mov     r14, rax
         movzx   eax, al
@@ -684,7 +678,7 @@ mbgcmi_avx512_gcm12:
         xor     r15d, r15d
         bt      r14d, 8
         setc    r15b
-        mov     [rsp + 16], r15
+        mov     [rsp + GF_DEC], r15
         mov     r10, rdx                                ; aad
         mov     r11, rcx                                ; aad_len
         mov     rcx, r8                                 ; in
@@ -698,7 +692,7 @@ mbgcmi_avx512_gcm12:
 
 global mbgcmi_avx512_gcm:function hidden
 mbgcmi_avx512_gcm:
-        FRAME_ENTER 40, 16
+        FRAME_ENTER GF_SIZE, 16
         mov     r12, rsi                                ; j0
         mov     r10, rdx                                ; aad
         mov     r11, rcx                                ; aad_len
@@ -707,13 +701,13 @@ mbgcmi_avx512_gcm:
         mov     r8, [rbp + 16]                          ; out
         mov     r13, [rbp + 24]                         ; tag
         mov     eax, [rbp + 32]
-        mov     [rsp + 16], rax                         ; decrypt flag
+        mov     [rsp + GF_DEC], rax
         mov     eax, [rdi + KEY_ROUNDS]
         SETUP
         vpxorq  xmm16, xmm16, xmm16
         xor     r14d, r14d                              ; mode: full tag to tag[16]
 .common:
-        mov     [rsp + 24], r14                         ; (r14 is reused below)
+        mov     [rsp + GF_MODE], r14                    ; (r14 is reused below)
         ; the final GHASH reads H^(F+1) .. H^1 at HPOW(F+1) (F = the tail's blocks, or 16
         ; when the message ends on a 256-byte boundary): fetch those lines now, so that a
         ; key not in L1 (many keys in turn) costs no miss on the critical path at the end
@@ -759,7 +753,7 @@ mbgcmi_avx512_gcm:
         CTR_FROM [r12]
         vpaddd  zmm12, zmm12, [WADD1]                   ; lanes J0+1 .. J0+4
         mov     eax, [rdi + KEY_ROUNDS]
-        cmp     dword [rsp + 16], 0
+        cmp     dword [rsp + GF_DEC], 0
         jne     .dec
         WHOLE_BODY 0
         jmp     .final
@@ -829,12 +823,12 @@ mbgcmi_avx512_gcm:
         vpshufb xmm16, xmm16, xmm13
         vpxorq  xmm16, xmm16, xmm15                     ; T = E_K(J0) ^ S
         xor     eax, eax
-        cmp     dword [rsp + 24], 0
+        cmp     dword [rsp + GF_MODE], 0
         jne     .tag12
         vmovdqu64 [r13], xmm16                          ; full tag for the caller
         jmp     .out
 .tag12:
-        cmp     dword [rsp + 16], 0
+        cmp     dword [rsp + GF_DEC], 0
         jne     .check
         vmovdqu8 [r13]{k2}, xmm16                       ; tag_len bytes
         jmp     .out
@@ -845,8 +839,8 @@ mbgcmi_avx512_gcm:
         setnz   al                                      ; 1: the tag failed
 .out:
         vpxord  xmm23, xmm23, xmm23
-        vmovdqa64 [rsp], xmm23                          ; wipe the J0 slot
-        CLEAR_ALL
+        vmovdqa64 [rsp + GF_J0], xmm23                  ; wipe the J0 slot
+        CLEAR_VREGS zmm
         FRAME_LEAVE
 
 ; ---------------------------------------------------------------------------------------------
@@ -857,7 +851,7 @@ mbgcmi_avx512_gcm:
 ;   mbgcmi_avx512_gcm12 (tags written under the tag-length mask, expected tags read before any
 ;   of the job's output is written, compared in constant time).
 ;   Why: a message's last GHASH (up to 17 blocks, one reduction, the tag) waits for its last
-;   AES pass and then runs with the AES unit idle: 50-70 cycles of a 256..1420-byte message.
+;   AES pass and then runs with the AES unit idle (docs/design.md has what that costs).
 ;   Here it is software-pipelined: job i's final GHASH and tag ride in the AES rounds of job
 ;   i+1's first pass (FIN_STEP, stitch mode 2 of AES_W), as a group's GHASH rides in the next
 ;   group's pass inside a message. Job i+1's AAD is hashed after that pass (zmm8-11 as load
@@ -1059,8 +1053,8 @@ mbgcmi_avx512_gcm12_jobs:
         mov     [rsp + JF_N], rsi
         mov     qword [rsp + JF_I], 0
         xor     r13d, r13d
-        vmovdqa64 zmm13, [WBSWAP]
-        vmovdqa64 zmm14, [WPOLY]
+        vmovdqa64 zmm13, [BSWAP]
+        vmovdqa64 zmm14, [POLY]
         ; the dummy predecessor: no blocks, no tag; r15 at a readable power (H^1 of job 0's key)
         mov     dword [rsp + JF_PMODE], 0
         mov     dword [rsp + JF_PF], 0
@@ -1144,7 +1138,7 @@ mbgcmi_avx512_gcm12_jobs:
         vpxord  xmm23, xmm23, xmm23
         vmovdqa64 [rsp + JF_ETAG], xmm23                ; wipe the expected-tag slots
         vmovdqa64 [rsp + JF_PETAG], xmm23
-        CLEAR_ALL
+        CLEAR_VREGS zmm
         FRAME_LEAVE
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -33,8 +33,8 @@
 ;   stream (vector masks TEXT/ENC select per lane), a text lane encrypts or decrypts, an idle
 ;   lane computes garbage that is never stored.
 ;
-; Math (derived once in arch/generic/ghash_ct.c): blocks are byte-reflected into V form; the key rows
-; hold V(H^k)*y mod P' (Montgomery form) and their Karatsuba operands (lo^hi); a group of K
+; Math (derived once in arch/generic/ghash_ct.c): blocks are byte-reflected into V form; the
+; key rows hold V(H^k)*y mod P' (Montgomery form) and their Karatsuba operands (lo^hi); a group of K
 ; blocks per lane is hashed as (S ^ X0) H^K ^ X1 H^(K-1) ^ ... ^ X(K-1) H with three
 ; carry-less multiplies per block (Karatsuba) and one reduction: two folds by 0xC2.. .
 ; Counters: each lane's counter block is kept byte-reflected (a little-endian 128-bit integer
@@ -65,12 +65,11 @@
 default rel
 %include "lane_state.inc"
 %include "frame.inc"
+%include "clear.inc"
 %include "x4_macros.inc"
 
 section .rodata
-align 64
-BSWAP64:        times 4 db 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-POLY64:         times 8 dq 0xC200000000000000
+%include "consts.inc"
 CTR_ADD:                                ; row j: +j in the counter dword of every lane
 %assign _cj 0
 %rep 9
@@ -263,8 +262,8 @@ mbgcmi_avx512_lanes:
         mov     [rsp + F_ACT], eax
         ; (round structure of the busy lanes: G_RMAX / G_K10Q / G_K12Q, kept by the manager)
 
-        vmovdqa64 zmm18, [BSWAP64]
-        vmovdqa64 zmm19, [POLY64]
+        vmovdqa64 zmm18, [BSWAP]
+        vmovdqa64 zmm19, [POLY]
         vmovdqu64 zmm16, [rdi + G_S]
         vmovdqu64 zmm17, [rdi + G_CTR]
         vpshufb zmm17, zmm17, zmm18
@@ -554,17 +553,7 @@ mbgcmi_avx512_lanes:
 %assign _l _l + 1
 %endrep
 .clear:
-%assign _l 16
-%rep 16
-        vpxord  zmm %+ _l, zmm %+ _l, zmm %+ _l
-%assign _l _l + 1
-%endrep
-%assign _z0 0
-%rep 16
-        vpxord  zmm %+ _z0, zmm %+ _z0, zmm %+ _z0   ; zero idioms: no execution
-%assign _z0 _z0 + 1
-%endrep
-        vzeroupper
+        CLEAR_VREGS zmm
         FRAME_LEAVE
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -32,19 +32,19 @@
 ;   zmm18 BSWAP   zmm19 POLY   zmm20-22 LO/MI/HI   zmm23 scratch (and parked VAESENCLAST)
 ;   zmm24 round key / hash-key power row   zmm25 ENC (all-ones in encrypting lanes)
 ;   zmm26 ETAG (expected tags)   zmm27 LENV (each lane's length in all its 16 bytes), then the
-;   length block (built by the manager)   zmm28-31 lane-major loads/stores, transposes, GHASH scratch (zmm28), HK (zmm29)
+;   length block (built by the scheduler)   zmm28-31 lane-major loads/stores, transposes, GHASH
+;   scratch (zmm28), HK (zmm29)
 ;   k1 scratch, k4-k7 per-lane byte masks.
 ; Every vector register and the stack spill area (used for mixed key sizes) are cleared on exit.
 default rel
 %include "key.inc"
 %include "frame.inc"
+%include "clear.inc"
 %include "job.inc"
 %include "x4_macros.inc"
 
 section .rodata
-align 64
-SBSWAP:         times 4 db 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-SPOLY:          times 8 dq 0xC200000000000000
+%include "consts.inc"
 SJ0ONE:         times 4 dd 0, 0, 0, 0x01000000      ; the last J0 word, 00 00 00 01
 SCTR_BE:                                        ; row j: J0 + j in byte order (J0 ends 00 00 00 01
 %assign _cj 0                                   ; and j <= 8: only the last byte changes)
@@ -223,8 +223,8 @@ mbgcmi_avx512_short:
         mov     r13, [r9 + J_KEY]
         mov     r14, [r10 + J_KEY]
         mov     r15, [r11 + J_KEY]
-        vmovdqa64 zmm18, [SBSWAP]
-        vmovdqa64 zmm19, [SPOLY]
+        vmovdqa64 zmm18, [BSWAP]
+        vmovdqa64 zmm19, [POLY]
 
         ; ---- per-lane byte masks of the message (busy lanes only) and LENV ----
         mov     edi, [rsi + SB_ACTIVE]
@@ -436,17 +436,7 @@ mbgcmi_avx512_short:
 %assign _l _l + 1
 %endrep
 .clear:
-%assign _l 16
-%rep 16
-        vpxord  zmm %+ _l, zmm %+ _l, zmm %+ _l
-%assign _l _l + 1
-%endrep
-%assign _z0 0
-%rep 16
-        vpxord  zmm %+ _z0, zmm %+ _z0, zmm %+ _z0   ; zero idioms: no execution
-%assign _z0 _z0 + 1
-%endrep
-        vzeroupper
+        CLEAR_VREGS zmm
         FRAME_LEAVE
 
 section .note.GNU-stack noalloc noexec nowrite progbits
