@@ -75,7 +75,7 @@ int mbgcmi_sched_free_lane(const mbgcm_mgr *m, const mbgcm_key *key)
 
 /* The lane's rows already hold this key's tables: same key object and the same H (the
    object may have been re-initialised with another key since). The comparison reveals only
-   whether the key changed, like the pointer test before it. */
+   whether the key changed, like the pointer test next to it. */
 static int tables_cached(const struct mbgcmi_group *g, int s, const struct mbgcmi_lane_info *li,
                          const mbgcm_key *key, unsigned npow)
 {

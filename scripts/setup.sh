@@ -22,6 +22,7 @@ PKGS=(
   dpdk                 # dpdk-test-crypto-perf, crypto_aesni_gcm and crypto_scheduler PMDs
   dpkg-dev             # apt-get source (DPDK driver SDK headers, scripts/dpdk-headers.sh)
   xz-utils             # unpacks Debian's dpdk source tarball
+  abigail-tools        # abidw/abidiff: the ABI check (scripts/abi-check.sh)
 )
 # Extra packages may be requested by callers: scripts/setup.sh pkg1 pkg2 ...
 PKGS+=("$@")

@@ -8,7 +8,9 @@
 #         check of every NASM kernel, with its planted-violation self-test), ctgrind (valgrind
 #         memcheck with secrets undefined: generic and aesni paths and all C code), fuzz
 #         (libFuzzer harnesses, clang + ASan/UBSan, fixed -seed/-runs from test/fuzz/corpus),
-#         tsan (ThreadSanitizer, clang: threads x managers sharing keys).
+#         tsan (ThreadSanitizer, clang: threads x managers sharing keys),
+#         abi (scripts/abi-check.sh: libmbgcm's ABI against the committed abi/ baseline of the
+#         current SONAME; the difference from the previous SONAME is printed for the record).
 # Options: --only NAME[,NAME]  run only these builds; -j N parallel jobs (default: nproc).
 # Every stage prints its wall time; the script fails on the first failing stage.
 set -euo pipefail
@@ -20,7 +22,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --only) ONLY="$2"; shift 2 ;;
     -j) JOBS="$2"; shift 2 ;;
-    *) echo "usage: $0 [--only release,asan,portable,ctcheck,ctgrind,fuzz,tsan] [-j N]" >&2
+    *) echo "usage: $0 [--only release,asan,portable,ctcheck,ctgrind,fuzz,tsan,abi] [-j N]" >&2
        exit 2 ;;
   esac
 done
@@ -81,6 +83,7 @@ want fuzz && run_check fuzz fuzzers "-L fuzz -V" \
                            echo "$ROOT/build-test-release/dpdk/sdk")"
 want tsan && MBGCM_THREADS_REPS=40 run_check tsan test_threads "-L tsan -V" \
   -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBGCM_SANITIZE=thread
+want abi && stage "abi: libmbgcm" scripts/abi-check.sh -j "$JOBS"
 
 echo "=== summary"
 printf '%s\n' "${SUMMARY[@]}"
