@@ -85,12 +85,11 @@ static __attribute__((unused)) double median(double *v, unsigned n)
 /* Core clock in GHz: N dependent register-register additions take N core cycles (latency 1
    each); the empty asm keeps every addition in the chain. The addend is a register the
    compiler cannot see through: Golden Cove cores (Sapphire Rapids) fold chains of
-   add-immediate at rename and run them at several per cycle, which made `x += 1` read
-   ~20 GHz here. Timed with run_ns() (thread CPU time by default: a wall-clock timing reads
-   half the clock when another process shares the CPU). Median of |trials| runs of ~|ms| ms.
-   The TSC is not used: it ticks at a fixed rate unrelated to the core clock (2.6 GHz on the
-   VM docs/perf.md describes, 2.1 GHz on the one issue 5 was written on, cores at 3.3-3.9
-   GHz). */
+   add-immediate at rename and run them at several per cycle, so `x += 1` would read about
+   20 GHz. Timed with run_ns() (thread CPU time by default: a wall-clock timing reads half
+   the clock when another process shares the CPU). Median of |trials| runs of ~|ms| ms.
+   The TSC is not used: it ticks at a fixed rate unrelated to the core clock (2.1-2.6 GHz on
+   the VMs measured so far, with cores at 3.3-3.9 GHz). */
 static __attribute__((unused)) double measure_ghz(unsigned trials, double ms)
 {
     double g[16];

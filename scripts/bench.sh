@@ -20,10 +20,11 @@
 #   --imb-arch A   ipsec-mb managers from init_mb_mgr_A: auto (default), sse, avx2, avx512,
 #                  avx10 (e.g. avx2 to compare AVX2 paths on an AVX-512 machine; mbgcm's own
 #                  arch: MBGCM_ARCH=avx2 in the environment, or -- --engines avx2).
-# Default: the quick run (5 reps, ~0.15 s per figure; about 5 minutes on 2 quiet cores with a
-# current peer, build included). --full: 9 reps, 0.9 s per figure, every mbgcm arch even when
-# arches share kernels (portable C lanes included), more latency and thread sizes, then
-# mbgcm-kbench (where the ring API's cycles go); about 25 minutes.
+# Default: the quick run (5 reps, ~0.15 s per figure; about 5 minutes on 2 cores with a current
+# peer, build included; the first run with a new source adds its ~5 minute build). --full: 9
+# reps, 0.9 s per figure, every mbgcm arch even when arches share kernels (portable C lanes
+# included), more latency and thread sizes, then mbgcm-kbench (where the ring API's cycles
+# go); about 30 minutes.
 # --update-docs: also copy the plot to docs/perf-latest.png and replace the results block of
 # docs/perf.md with this run's tables.
 # Anything after -- goes to mbgcm-bench (see mbgcm-bench --help), e.g.
@@ -31,6 +32,7 @@
 # Options: --quick (default), --full, --update-docs, --ipsec-mb-src DIR|TARBALL,
 # --rebuild-peer, --imb-arch A, -j N build jobs (default: nproc), --no-setup.
 set -euo pipefail
+CALLER_PWD=$PWD   # relative --ipsec-mb-src paths are the caller's
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 BUILD="$ROOT/build-bench"
@@ -78,6 +80,7 @@ fi
 # Prints the prefix (include/intel-ipsec-mb.h, lib/libIPSec_MB.so*) on stdout.
 peer_prefix() {
   local src=$1 name hash cache srcdir
+  case "$src" in /*) ;; *) src="$CALLER_PWD/$src" ;; esac
   if [ -f "$src" ]; then
     case "$src" in
       *.tar.gz|*.tgz|*.tar.xz|*.tar.bz2|*.tar) ;;

@@ -15,6 +15,7 @@ enum family { FAM_MBGCM, FAM_IMB, FAM_EVP };
 enum api { API_ONESHOT, API_RING, API_BURST, API_DIRECT, API_JOB, API_QUIC, API_EVP };
 
 struct engine;
+struct peer; /* peers.h */
 
 /* Extra figures of an asynchronous engine after a latency run. */
 struct lat_stats {

@@ -220,7 +220,8 @@ static const struct engine_ops burst_ops = {mb_setup, burst_run, mb_teardown, NU
 /* ---- the engine list ---- */
 
 /* Append "; "-separated text to a note. */
-static void note_add(char *note, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note_add(char *note, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void note_add(char *note, size_t n, const char *fmt, ...)
 {
     size_t l = strlen(note);

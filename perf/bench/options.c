@@ -66,7 +66,8 @@ static const char usage_text[] =
     "peers (intel-ipsec-mb through adapters, OpenSSL EVP)\n"
     "  --peers LIST|none       ipsec-mb adapter files to load (default: those built with this\n"
     "                          binary, next to it: Debian's 1.3 and, when the build was\n"
-    "                          configured with MBGCM_BENCH_IPSEC_MB_PREFIX, a current one)\n"
+    "                          configured with MBGCM_BENCH_IPSEC_MB_PREFIX, a current one;\n"
+    "                          a name without '/' is looked up next to the binary)\n"
     "  --imb-arch A            ipsec-mb managers from init_mb_mgr_A: auto (default), sse,\n"
     "                          avx2, avx512, avx10 (3.0 and later)\n"
     "                          (mbgcm's arch: MBGCM_ARCH=A runs only that arch's engines)\n"
@@ -392,10 +393,16 @@ static int parse_other_opt(int c, const char *arg, struct given *g)
         }
         break;
     case O_LATT: o->lat_timeout_us = parse_num(arg, "--lat-timeout-us", 0.001, 1e6); break;
-    case O_LATSEC: o->lat_seconds = parse_num(arg, "--lat-seconds", 0.01, 600); g->lat_secs = 1; break;
+    case O_LATSEC:
+        o->lat_seconds = parse_num(arg, "--lat-seconds", 0.01, 600);
+        g->lat_secs = 1;
+        break;
     case O_THR: o->threads = (unsigned)parse_num(arg, "--threads", 1, MAX_THREADS); break;
     case O_THRS: o->nthr_sizes = parse_sizes(arg, o->thr_sizes); break;
-    case O_THRSEC: o->thr_seconds = parse_num(arg, "--thr-seconds", 0.01, 600); g->thr_secs = 1; break;
+    case O_THRSEC:
+        o->thr_seconds = parse_num(arg, "--thr-seconds", 0.01, 600);
+        g->thr_secs = 1;
+        break;
     case O_THRREPS: o->thr_reps = (unsigned)parse_num(arg, "--thr-reps", 1, 101); break;
     case O_CPU: o->cpu = (int)parse_num(arg, "--cpu", 0, CPU_SETSIZE - 1); break;
     case O_NOPIN: o->cpu = -2; break;
@@ -456,7 +463,8 @@ void parse_options(int argc, char **argv)
     }
     opt.keys = opt.keysets[0];
     if (opt.reps < 5) {
-        fprintf(stderr, "mbgcm-bench: warning: --reps %u < 5: figures are not reliable\n", opt.reps);
+        fprintf(stderr, "mbgcm-bench: warning: --reps %u < 5: figures are not reliable\n",
+                opt.reps);
     }
 }
 

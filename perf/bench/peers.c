@@ -1,9 +1,11 @@
 /*
  * peers.c — intel-ipsec-mb as a peer, through adapters (peer_api.h, peer_imb.c): each is a
  * shared object built against one ipsec-mb version and linked to that version's library.
- * They are dlopen()ed with RTLD_LOCAL: this binary links no ipsec-mb, so each adapter's
- * references bind to its own libIPSec_MB (distinct sonames: .so.1 for Debian's 1.3, .so.2,
- * .so.3 ...), and the library an adapter reports must be the version it was compiled for.
+ * They are dlopen()ed with RTLD_LOCAL: this binary links no ipsec-mb, so the global scope
+ * holds no ipsec-mb symbol and each adapter's references bind to its own libIPSec_MB
+ * (distinct sonames: .so.1 for Debian's 1.3, .so.2, .so.3 ...); RTLD_DEEPBIND is therefore
+ * not needed (and sanitizer runtimes refuse it). The library an adapter reports must be the
+ * version it was compiled for, or the run stops.
  *
  * By default the adapters built with this binary are loaded from its directory (the list
  * comes from the build: MBGCM_BENCH_PEERS); --peers replaces the list. Engines per peer:
@@ -248,9 +250,9 @@ static void print_peer(const struct peer *p)
             printf(" %s%s", api_word[a], a == PEER_QUIC ? " (one key)" : "");
         }
     }
+    const int burst = (p->info.apis & 1u << PEER_BURST) != 0;
     printf("; burst calls with GCM: %s, IMB_SUBMIT_AEAD_BURST %s\n",
-           p->info.apis & 1u << PEER_BURST ? "IMB_SUBMIT_BURST works" : p->info.api_notes[PEER_BURST],
-           p->info.aead_burst);
+           burst ? "IMB_SUBMIT_BURST works" : p->info.api_notes[PEER_BURST], p->info.aead_burst);
 }
 
 void peers_print(void)

@@ -141,7 +141,8 @@ static int thr_line(const struct engine *e, size_t size, unsigned N, double *v1,
 {
     const unsigned R = opt.thr_reps;
     const double m1 = median(v1, R), mn = median(vn, R);
-    const int warn = (v1[R - 1] - v1[0]) / m1 > SPREAD_WARN || (vn[R - 1] - vn[0]) / mn > SPREAD_WARN;
+    const int warn =
+        (v1[R - 1] - v1[0]) / m1 > SPREAD_WARN || (vn[R - 1] - vn[0]) / mn > SPREAD_WARN;
     char r1[40], rn[40], sz[24];
     snprintf(r1, sizeof r1, "[%.2f .. %.2f]", v1[0], v1[R - 1]);
     snprintf(rn, sizeof rn, "[%.2f .. %.2f]", vn[0], vn[R - 1]);
@@ -167,7 +168,8 @@ void run_threads(const struct engine *eng, unsigned ne, const cpu_set_t *allowed
     const struct engine *list[MAX_ENGINES];
     const unsigned nl = thr_engines(eng, ne, list);
     thr_header(N, cpus, ncpus, csv);
-    double *v1 = calloc((size_t)R * nl + 1, sizeof *v1), *vn = calloc((size_t)R * nl + 1, sizeof *vn);
+    double *v1 = calloc((size_t)R * nl + 1, sizeof *v1);
+    double *vn = calloc((size_t)R * nl + 1, sizeof *vn);
     if (!v1 || !vn) {
         die("out of memory");
     }
