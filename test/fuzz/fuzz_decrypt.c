@@ -226,6 +226,12 @@ static void part_sgl(struct fz *f)
     }
     /* the model */
     int valid = list_ok(sl, ns, len) && (linear_dst || list_ok(job.dst_sgl, job.dst_nseg, len));
+    /* destination segments never share memory with each other (the same list in place too) */
+    for (unsigned i = 0; valid && !linear_dst && i < job.dst_nseg; i++) {
+        for (unsigned j = i + 1; valid && j < job.dst_nseg; j++) {
+            valid = !bytes_shared(&job.dst_sgl[i], &job.dst_sgl[j]);
+        }
+    }
     if (valid && !same_list && !linear_dst) {
         /* shared bytes only between a source and a destination segment that are the same
            buffer at the same message offset */
@@ -240,8 +246,8 @@ static void part_sgl(struct fz *f)
             }
         }
     }
-    /* segments of one list overlapping each other are allowed, but then what is read or left
-       in memory depends on the order of the copies: only the status is checked for those */
+    /* source segments overlapping each other are allowed, but then what is read depends on the
+       order of the copies: only the status is checked for those */
     int exact = 1;
     for (int side = 0; side < 2 && valid; side++) {
         const mbgcm_seg *l = side ? job.dst_sgl : sl;
