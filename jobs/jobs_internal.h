@@ -17,6 +17,7 @@
 #include "group.h"
 #include "key.h"
 #include "util.h"
+#include "validate.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,8 +95,9 @@ struct mbgcm_mgr {
     void *mem_ctx;
 };
 
-/* Zero a job's whole output: dst, or every destination segment (sched.c). */
-void mbgcmi_job_wipe_dst(const mbgcm_job *job);
+/* Zero a job's whole output: dst, or every destination segment (sched.c). Out of line and
+   cold: the completion below is on every job's path, its failure branch almost never. */
+__attribute__((cold, noinline)) void mbgcmi_job_wipe_dst(const mbgcm_job *job);
 
 /* The one way a job completes, for every outcome and every path: MBGCM_OK; MBGCM_ERR_AUTH
    (the output is zeroed first: no unauthenticated plaintext is released; counted); or an
@@ -116,9 +118,6 @@ static inline void mbgcmi_complete(mbgcm_mgr *m, mbgcm_job *job, int status)
 /* ---- scheduler (sched.c) ---- */
 /* Set up the scheduler of |m| for m->arch over |ngroups| 64-byte aligned groups. */
 void mbgcmi_sched_init(mbgcm_mgr *m, struct mbgcmi_group *groups, unsigned ngroups);
-/* Take one job: validate it (an invalid job completes at once), then run it single-stream,
-   stage it or put it into a lane (running the lanes when that took the last free one). */
-void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_cause why);
 /* Run whatever holds pending job |job| until it is complete (no-op when it is not pending). */
 void mbgcmi_sched_finish(mbgcm_mgr *m, const mbgcm_job *job, enum mbgcmi_run_cause why);
 /* Complete every pending job that has waited m->timeout_ns or longer at time |now|. */
@@ -150,6 +149,46 @@ void mbgcmi_sched_enter(mbgcm_mgr *m, int lane, mbgcm_job *job, uint64_t t_submi
 /* Run group |gi|'s kernel once (at least one lane finishes) and complete the finished lanes'
    jobs. Returns the mask of those lanes. */
 unsigned mbgcmi_sched_run_group(mbgcm_mgr *m, unsigned gi, enum mbgcmi_run_cause why);
+
+/* Run every group's kernel once (each run finishes at least one lane). */
+void mbgcmi_sched_run_all(mbgcm_mgr *m, enum mbgcmi_run_cause why);
+/* Run a validated job single-stream now (linear: the whole-message driver; scatter-gather: the
+   stream) and complete it. */
+void mbgcmi_sched_run_single(mbgcm_mgr *m, mbgcm_job *job);
+
+/* Take one job: validate it (an invalid job completes at once), then run it single-stream,
+   stage it or put it into a lane (running the lanes when that took the last free one).
+   Inline: it is the per-job path of every submit. */
+static inline void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now,
+                                       enum mbgcmi_run_cause why)
+{
+    m->jobs++;
+    const int st = mbgcmi_check_job_inline(job);
+    if (st != MBGCM_OK) {
+        mbgcmi_complete(m, job, st); /* keeps its place in the order, touches no lane */
+        return;
+    }
+    m->bytes += job->len;
+    /* scatter-gather jobs run single-stream at every length (docs/design.md) */
+    if ((uint64_t)job->len >= m->single_min_len || job->src_sgl != NULL ||
+        job->dst_sgl != NULL) {
+        mbgcmi_sched_run_single(m, job);
+        return;
+    }
+    if (mbgcmi_sched_short_ok(m, job)) {
+        mbgcmi_sched_stage(m, job, now, why);
+        return;
+    }
+    int lane = mbgcmi_sched_free_lane(m, job->key);
+    if (lane < 0) { /* not reached while a lane is always free; keep the manager safe anyway */
+        mbgcmi_sched_run_all(m, why);
+        lane = mbgcmi_sched_free_lane(m, job->key);
+    }
+    mbgcmi_sched_enter(m, lane, job, now);
+    if (m->freemask == 0) { /* that took the last free lane: each run frees at least one */
+        mbgcmi_sched_run_all(m, why);
+    }
+}
 
 /* Run a validated scatter-gather job through the single-stream kernels of |a| (sgl.c).
    Returns 1 when a decrypt's tag failed (the caller completes the job), else 0. */

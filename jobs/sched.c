@@ -444,9 +444,9 @@ void mbgcmi_sched_wipe_idle(mbgcm_mgr *m)
     }
 }
 
-/* ---- accepting a job ------------------------------------------------------------------------- */
+/* ---- accepting a job (mbgcmi_sched_accept: jobs_internal.h) ---------------------------------- */
 
-static void run_all_groups(mbgcm_mgr *m, enum mbgcmi_run_cause why)
+void mbgcmi_sched_run_all(mbgcm_mgr *m, enum mbgcmi_run_cause why)
 {
     for (unsigned gi = 0; gi < m->ngroups; gi++) {
         mbgcmi_sched_run_group(m, gi, why);
@@ -455,7 +455,7 @@ static void run_all_groups(mbgcm_mgr *m, enum mbgcmi_run_cause why)
 
 /* A validated job, single-stream now: linear through the whole-message driver, scatter-gather
    through the stream. */
-static void run_single(mbgcm_mgr *m, mbgcm_job *job)
+void mbgcmi_sched_run_single(mbgcm_mgr *m, mbgcm_job *job)
 {
     int fail;
     m->single++;
@@ -467,36 +467,6 @@ static void run_single(mbgcm_mgr *m, mbgcm_job *job)
                                   job->tag, job->tag_len, job->dir == MBGCM_DECRYPT);
     }
     mbgcmi_complete(m, job, fail ? MBGCM_ERR_AUTH : MBGCM_OK);
-}
-
-void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t now, enum mbgcmi_run_cause why)
-{
-    m->jobs++;
-    const int st = mbgcmi_check_job_inline(job);
-    if (st != MBGCM_OK) {
-        mbgcmi_complete(m, job, st); /* keeps its place in the order, touches no lane */
-        return;
-    }
-    m->bytes += job->len;
-    /* scatter-gather jobs run single-stream at every length (docs/design.md) */
-    if ((uint64_t)job->len >= m->single_min_len || job->src_sgl != NULL ||
-        job->dst_sgl != NULL) {
-        run_single(m, job);
-        return;
-    }
-    if (mbgcmi_sched_short_ok(m, job)) {
-        mbgcmi_sched_stage(m, job, now, why);
-        return;
-    }
-    int lane = mbgcmi_sched_free_lane(m, job->key);
-    if (lane < 0) { /* not reached while a lane is always free; keep the manager safe anyway */
-        run_all_groups(m, why);
-        lane = mbgcmi_sched_free_lane(m, job->key);
-    }
-    mbgcmi_sched_enter(m, lane, job, now);
-    if (m->freemask == 0) { /* that took the last free lane: each run frees at least one */
-        run_all_groups(m, why);
-    }
 }
 
 void mbgcmi_sched_run_deferred(mbgcm_mgr *m)
@@ -513,7 +483,7 @@ void mbgcmi_sched_run_deferred(mbgcm_mgr *m)
     m->ndefer = 0;
 }
 
-void mbgcmi_job_wipe_dst(const mbgcm_job *job)
+__attribute__((cold, noinline)) void mbgcmi_job_wipe_dst(const mbgcm_job *job)
 {
     if (job->dst_sgl == NULL) {
         mbgcmi_wipe(job->dst, job->len);
