@@ -38,290 +38,25 @@
 ;   zmm30-31 scratch of GH_STEP 2 (GH_W merge); in mbgcmi_avx512_gcm12_jobs, between a job's
 ;            end and the next job's first pass (no GH_STEP there), the previous job's E_K(J0)
 ;            and 17th GHASH input
-; Every vector register used is cleared before returning.
+; Every vector register used is cleared before returning. The macros this kernel shares with
+; gcm_by32_avx512.asm (GHASH, AES pass, counters, whole-message entry and tag) are in
+; gcm_wide.inc.
 default rel
 %include "key.inc"
 %include "frame.inc"
 %include "clear.inc"
 %include "job.inc"
+%include "gcm_wide.inc"
 
 section .rodata
 %include "consts.inc"
-WLANES:         dd 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0    ; +0..+3 per lane
-WADD4:          times 4 dd 4, 0, 0, 0
-WADD8:          times 4 dd 8, 0, 0, 0
-WADD12:         times 4 dd 12, 0, 0, 0
-WADD16:         times 4 dd 16, 0, 0, 0
-WADD1:          times 4 dd 1, 0, 0, 0
+WIDE_CONSTS
 WCTR2BE:        dd 0, 0, 0, 2 << 24, 0, 0, 0, 3 << 24, 0, 0, 0, 4 << 24, 0, 0, 0, 5 << 24
 WJ0ONE:         dd 0, 0, 0, 1 << 24                 ; J0 = IV || 00 00 00 01
                 dd 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-WBE4:           times 4 dd 0, 0, 0, 4 << 24         ; +4 on the last byte of each lane
-WBE8:           times 4 dd 0, 0, 0, 8 << 24
-WBE12:          times 4 dd 0, 0, 0, 12 << 24
-WBE16:          times 4 dd 0, 0, 0, 16 << 24
 
 section .text
 
-; GH_W j, X: X (V form, four consecutive blocks) times the powers in zmm(24+j) into LO/MI/HI,
-; schoolbook: four carry-less multiplies per 128-bit lane, MI = a0*b1 ^ a1*b0 (mode 1 sets,
-; 0 adds, 2 holds the products in zmm20/21/28/29, 3 adds its own and the held ones with four
-; ternlogs: two groups' products merge in four three-input xors instead of six xor-type ops,
-; which leaves the shared vector ports to the AES rounds (AES-128 has the fewest rounds to
-; hide the GHASH behind). VPCLMULQDQ issues on another port than VAESENC, so the fourth
-; multiply is cheaper than Karatsuba's extra shuffle and xors on the shared ports (docs/perf.md
-; has the measurements). The reduction after GH_W is GH_W_REDUCE_SB.
-%macro GH_W 3
-%assign _hp 24 + (%1)
-%if (%3) == 1
-        vpclmulqdq zmm17, %2, zmm %+ _hp, 0x00
-        vpclmulqdq zmm19, %2, zmm %+ _hp, 0x11
-        vpclmulqdq zmm18, %2, zmm %+ _hp, 0x01
-        vpclmulqdq zmm20, %2, zmm %+ _hp, 0x10
-        vpxorq     zmm18, zmm18, zmm20
-%elif (%3) == 2                                         ; hold: products in zmm20/21/28/29
-        vpclmulqdq zmm20, %2, zmm %+ _hp, 0x00
-        vpclmulqdq zmm21, %2, zmm %+ _hp, 0x11
-        vpclmulqdq zmm28, %2, zmm %+ _hp, 0x01
-        vpclmulqdq zmm29, %2, zmm %+ _hp, 0x10
-%elif (%3) == 3                                         ; merge with the held products:
-        vpclmulqdq zmm30, %2, zmm %+ _hp, 0x00          ; two zmm added with four ternlogs
-        vpclmulqdq zmm31, %2, zmm %+ _hp, 0x11          ; instead of six xor/ternlogs
-        vpternlogq zmm17, zmm20, zmm30, 0x96
-        vpternlogq zmm19, zmm21, zmm31, 0x96
-        vpclmulqdq zmm30, %2, zmm %+ _hp, 0x01
-        vpclmulqdq zmm31, %2, zmm %+ _hp, 0x10
-        vpternlogq zmm18, zmm28, zmm29, 0x96
-        vpternlogq zmm18, zmm30, zmm31, 0x96
-%else
-        vpclmulqdq zmm20, %2, zmm %+ _hp, 0x00
-        vpclmulqdq zmm21, %2, zmm %+ _hp, 0x11
-        vpclmulqdq zmm28, %2, zmm %+ _hp, 0x01
-        vpclmulqdq zmm29, %2, zmm %+ _hp, 0x10
-        vpxorq     zmm17, zmm17, zmm20
-        vpxorq     zmm19, zmm19, zmm21
-        vpternlogq zmm18, zmm28, zmm29, 0x96
-%endif
-%endmacro
-; GH_W_REDUCE_SB: reduce each lane of LO/MI/HI, fold the four lanes into S (xmm16, upper
-; lanes zero)
-%macro GH_W_REDUCE_SB 0
-        vpclmulqdq zmm20, zmm17, zmm14, 0x00
-        vpshufd    zmm17, zmm17, 0x4e
-        vpternlogq zmm18, zmm17, zmm20, 0x96
-        vpclmulqdq zmm20, zmm18, zmm14, 0x00
-        vpshufd    zmm18, zmm18, 0x4e
-        vpternlogq zmm19, zmm18, zmm20, 0x96            ; per-lane result in HI
-        vextracti64x4 ymm20, zmm19, 1
-        vpxorq     ymm19, ymm19, ymm20
-        vextracti32x4 xmm20, ymm19, 1
-        vpxorq     xmm16, xmm19, xmm20                  ; S = sum of the four lanes
-%endmacro
-; GH_STEP n[, base]: step n (0..5) of hashing the 16 blocks in zmm(base)..zmm(base+3) (byte
-; order; base 4 = G0..G3 unless given): 0-3 one zmm each, 4 the reduction, 5 nothing. Lets the
-; GHASH ride between AES rounds.
-%macro GH_STEP 1-2 4
-%assign _gz (%2) + (%1)
-%if (%1) == 0
-        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
-        vpxorq  zmm %+ _gz, zmm %+ _gz, zmm16           ; S joins block 0
-        GH_W    0, zmm %+ _gz, 1
-%elif (%1) == 1
-        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
-        GH_W    1, zmm %+ _gz, 2                        ; held ...
-%elif (%1) == 2
-        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
-        GH_W    2, zmm %+ _gz, 3                        ; ... and merged here
-%elif (%1) == 3
-        vpshufb zmm %+ _gz, zmm %+ _gz, zmm13
-        GH_W    3, zmm %+ _gz, 0
-%elif (%1) == 4
-        GH_W_REDUCE_SB
-%endif
-%endmacro
-
-; AES_W nz, stitch[, j0]: zmm0..zmm(nz-1) through all rounds (eax = rounds: 10/12/14); with
-; stitch = 1 the previous group's GHASH (G0..G3) rides along in rounds 1..5, with stitch = 2
-; the previous job's final GHASH and tag (FIN_STEP, mbgcmi_avx512_gcm12_jobs) in rounds 1..7;
-; with j0 = 1 the block in xmm15 (J0) is a fifth chain of the same pass.
-%macro AES_RW 3                 ; nz, instruction (round key already in zmm22), j0
-%assign _z 0
-%rep %1
-        %2      zmm %+ _z, zmm %+ _z, zmm22
-%assign _z _z + 1
-%endrep
-%if %3
-        %2      xmm15, xmm15, xmm22
-%endif
-%endmacro
-%macro AES_W 2-3 0
-        vbroadcasti32x4 zmm22, [rdi + KEY_RK]
-        AES_RW  %1, vpxorq, %3
-%assign _r 1
-%rep 9
-        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
-        AES_RW  %1, vaesenc, %3
-%if (%2) == 1
-        GH_STEP _r - 1
-%elif (%2) == 2
-        FIN_STEP _r - 1
-%endif
-%assign _r _r + 1
-%endrep
-        cmp     eax, 10
-        je      %%last10
-%assign _r 10
-%rep 2
-        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
-        AES_RW  %1, vaesenc, %3
-%assign _r _r + 1
-%endrep
-        cmp     eax, 12
-        je      %%last12
-%assign _r 12
-%rep 2
-        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
-        AES_RW  %1, vaesenc, %3
-%assign _r _r + 1
-%endrep
-        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * 14]
-        jmp     %%last
-%%last12:
-        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * 12]
-        jmp     %%last
-%%last10:
-        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * 10]
-%%last:
-        AES_RW  %1, vaesenclast, %3
-%endmacro
-
-; counters for one group: B_j = CTR + 4j (byte order); CTR += 16
-%macro CTR_W 0
-        vpshufb zmm0, zmm12, zmm13
-        vpaddd  zmm1, zmm12, [WADD4]
-        vpshufb zmm1, zmm1, zmm13
-        vpaddd  zmm2, zmm12, [WADD8]
-        vpshufb zmm2, zmm2, zmm13
-        vpaddd  zmm3, zmm12, [WADD12]
-        vpshufb zmm3, zmm3, zmm13
-        vpaddd  zmm12, zmm12, [WADD16]
-%endmacro
-
-; Counters in the whole-group loops: zmm12 holds B0's four counter blocks in byte order, so a
-; group's counters are one VPADDD each with a constant that adds k to the last byte of every
-; lane (no shuffles on the port the GHASH needs) — exact while that byte does not wrap. %1 (a
-; GPR) tracks the last byte of lane 0's counter; a group that would wrap it takes the byte-
-; reflected route (CTR_W), at most one group in 16. CTR_BE_ENTER / CTR_BE_LEAVE convert
-; zmm12 between the reflected form used elsewhere and the byte order form used by CTR_WB;
-; the caller sets %1 from public memory (the counter block or J0 in memory; 2 for J0 =
-; IV || 1), never from a vector register (scripts/ct-check.sh treats those as secret).
-%macro CTR_BE_ENTER 0
-        vpshufb zmm12, zmm12, zmm13
-%endmacro
-%macro CTR_BE_LEAVE 0
-        vpshufb zmm12, zmm12, zmm13
-%endmacro
-%macro CTR_WB 1
-        cmp     %1, 237                                 ; lane 3 of the next B0: byte + 19
-        jae     %%slow
-        vmovdqa64 zmm0, zmm12
-        vpaddd  zmm1, zmm12, [WBE4]
-        vpaddd  zmm2, zmm12, [WBE8]
-        vpaddd  zmm3, zmm12, [WBE12]
-        vpaddd  zmm12, zmm12, [WBE16]
-        jmp     %%done
-%%slow:
-        vpshufb zmm12, zmm12, zmm13
-        CTR_W
-        vpshufb zmm12, zmm12, zmm13
-%%done:
-        add     %1, 16
-        and     %1, 255
-%endmacro
-
-%macro LOAD_POWERS 0
-        vmovdqu64 zmm24, [rdi + HPOW(16)]
-        vmovdqu64 zmm25, [rdi + HPOW(12)]
-        vmovdqu64 zmm26, [rdi + HPOW(8)]
-        vmovdqu64 zmm27, [rdi + HPOW(4)]
-%endmacro
-
-; GHASH_TAIL4: hash the 4-block zmm in %1 (byte order) with H^4..H^1 (single zmm group)
-%macro GHASH4 1
-        vpshufb %1, %1, zmm13
-        vpxorq  %1, %1, zmm16
-        GH_W    3, %1, 1
-        GH_W_REDUCE_SB
-%endmacro
-; GHASH1: one block in xmm %1 (byte order) with H^1 (read from the key at rdi)
-%macro GHASH1 1
-        vpshufb xmm8, %1, xmm13
-        vpxorq  xmm8, xmm8, xmm16
-        vmovdqu64 xmm9, [rdi + HPOW(1)]                 ; H^1
-        vmovdqu64 xmm10, [rdi + HKAR(1)]                ; its Karatsuba operand
-        vpclmulqdq xmm17, xmm8, xmm9, 0x00
-        vpclmulqdq xmm19, xmm8, xmm9, 0x11
-        vpshufd    xmm20, xmm8, 0x4e
-        vpxorq     xmm20, xmm20, xmm8
-        vpclmulqdq xmm18, xmm20, xmm10, 0x00
-        vpternlogq xmm18, xmm17, xmm19, 0x96
-        vpclmulqdq xmm20, xmm17, xmm14, 0x00
-        vpshufd    xmm17, xmm17, 0x4e
-        vpternlogq xmm18, xmm17, xmm20, 0x96
-        vpclmulqdq xmm20, xmm18, xmm14, 0x00
-        vpshufd    xmm18, xmm18, 0x4e
-        vpternlogq xmm19, xmm18, xmm20, 0x96
-        vmovdqa64  xmm16, xmm19
-%endmacro
-
-; ---------------------------------------------------------------------------------------------
-; GHASH_LOOP ptr, count[, base]: S (xmm16) over |count| full blocks at |ptr| (both
-; advanced/consumed), loading into zmm(base)..zmm(base+3) (4 unless given; xmm8-11 for the
-; last blocks)
-%macro GHASH_LOOP 2-3 4
-%assign _lb (%3)
-%assign _lb1 _lb + 1
-%assign _lb2 _lb + 2
-%assign _lb3 _lb + 3
-%%g16:
-        cmp     %2, 16
-        jb      %%g4
-        vmovdqu64 zmm %+ _lb, [%1]
-        vmovdqu64 zmm %+ _lb1, [%1 + 64]
-        vmovdqu64 zmm %+ _lb2, [%1 + 128]
-        vmovdqu64 zmm %+ _lb3, [%1 + 192]
-        GH_STEP 0, _lb
-        GH_STEP 1, _lb
-        GH_STEP 2, _lb
-        GH_STEP 3, _lb
-        GH_STEP 4, _lb
-        add     %1, 256
-        sub     %2, 16
-        jmp     %%g16
-%%g4:
-        cmp     %2, 4
-        jb      %%g1
-        vmovdqu64 zmm %+ _lb, [%1]
-        GHASH4  zmm %+ _lb
-        add     %1, 64
-        sub     %2, 4
-        jmp     %%g4
-%%g1:
-        test    %2, %2
-        jz      %%gdone
-        vmovdqu64 xmm11, [%1]
-        GHASH1  xmm11
-        add     %1, 16
-        dec     %2
-        jmp     %%g1
-%%gdone:
-%endmacro
-
-%macro SETUP 0
-        vmovdqa64 zmm13, [BSWAP]
-        vmovdqa64 zmm14, [POLY]
-        LOAD_POWERS
-%endmacro
 
 global mbgcmi_avx512_ghash:function hidden
 mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
@@ -443,12 +178,6 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 %%done:
 %endmacro
 
-; counters of zmm12 from a counter block in memory
-%macro CTR_FROM 1
-        vbroadcasti32x4 zmm12, %1
-        vpshufb zmm12, zmm12, zmm13
-        vpaddd  zmm12, zmm12, [WLANES]                  ; lanes: counter +0..+3
-%endmacro
 
 %macro CTR_FN 1
         mov     eax, [rdi + KEY_ROUNDS]
@@ -649,41 +378,14 @@ mbgcmi_avx512_ctr_dec:
 ;   Decrypt: the expected tag (tag_len bytes at tag) is read before anything is written (it
 ;   may live inside out), compared with T in constant time; returns 0 if equal, 1 if not (the
 ;   caller then zeroes out). No tag or J0 bytes are left in memory the caller can see.
-; frame of mbgcmi_avx512_gcm and mbgcmi_avx512_gcm12 (rsp 16-byte aligned); the burst call
-; has its own (JF_* below)
-%define GF_J0      0                    ; 16: gcm12: J0 = IV || 00 00 00 01 (r12 points here)
-%define GF_DEC     16                   ; 8: direction, 1 = decrypt
-%define GF_MODE    24                   ; 8: 0 = write the full tag to tag[16]; 1 = gcm12:
-                                        ; store tag_len bytes, or compare them (decrypt)
+; frame of mbgcmi_avx512_gcm and mbgcmi_avx512_gcm12: GF_J0, GF_DEC, GF_MODE (gcm_wide.inc);
+; the burst call has its own (JF_* below)
 %define GF_SIZE    32
 
 global mbgcmi_avx512_gcm12:function hidden
 mbgcmi_avx512_gcm12:
         FRAME_ENTER GF_SIZE, 16
-        mov     eax, 0x0FFF
-        kmovw   k1, eax
-        vmovdqu8 xmm0{k1}{z}, [rsi]                     ; IV
-        mov     eax, 0x01000000
-        vpinsrd xmm0, xmm0, eax, 3                      ; J0 = IV || 00 00 00 01
-        vmovdqa64 [rsp + GF_J0], xmm0                   ; one 16-byte store: forwards to the loads
-        lea     r12, [rsp + GF_J0]
-        mov     rax, [rbp + 32]                         ; tag_len | decrypt << 8
-        mov     r14, rax
-        movzx   eax, al
-        mov     r15d, 0xFFFF
-        bzhi    eax, r15d, eax
-        kmovw   k2, eax                                 ; tag bytes
-        mov     r13, [rbp + 24]                         ; tag
-        vmovdqu8 xmm23{k2}{z}, [r13]                    ; expected tag (decrypt), read first
-        xor     r15d, r15d
-        bt      r14d, 8
-        setc    r15b
-        mov     [rsp + GF_DEC], r15
-        mov     r10, rdx                                ; aad
-        mov     r11, rcx                                ; aad_len
-        mov     rcx, r8                                 ; in
-        mov     rbx, r9                                 ; len
-        mov     r8, [rbp + 16]                          ; out
+        GCM12_ARGS
         mov     eax, [rdi + KEY_ROUNDS]
         SETUP
         vpxorq  xmm16, xmm16, xmm16
@@ -693,15 +395,7 @@ mbgcmi_avx512_gcm12:
 global mbgcmi_avx512_gcm:function hidden
 mbgcmi_avx512_gcm:
         FRAME_ENTER GF_SIZE, 16
-        mov     r12, rsi                                ; j0
-        mov     r10, rdx                                ; aad
-        mov     r11, rcx                                ; aad_len
-        mov     rcx, r8                                 ; in
-        mov     rbx, r9                                 ; len
-        mov     r8, [rbp + 16]                          ; out
-        mov     r13, [rbp + 24]                         ; tag
-        mov     eax, [rbp + 32]
-        mov     [rsp + GF_DEC], rax
+        GCM_ARGS
         mov     eax, [rdi + KEY_ROUNDS]
         SETUP
         vpxorq  xmm16, xmm16, xmm16
@@ -738,18 +432,7 @@ mbgcmi_avx512_gcm:
         ; a fifth chain next to the counter blocks, not as a chain of its own up front
         vmovdqu64 xmm15, [r12]
         ; AAD
-        mov     r9, r11
-        shr     r9, 4
-        GHASH_LOOP r10, r9
-        mov     edx, r11d
-        and     edx, 15
-        jz      .aad_done
-        mov     r9d, 0xFFFF
-        bzhi    edx, r9d, edx
-        kmovw   k1, edx
-        vmovdqu8 xmm11{k1}{z}, [r10]
-        GHASH1  xmm11
-.aad_done:
+        AAD_HASH_ALL
         CTR_FROM [r12]
         vpaddd  zmm12, zmm12, [WADD1]                   ; lanes J0+1 .. J0+4
         mov     eax, [rdi + KEY_ROUNDS]
@@ -820,26 +503,7 @@ mbgcmi_avx512_gcm:
         GH_MS   zmm8, 4, 0
 .hashed:
         GH_W_REDUCE_SB
-        vpshufb xmm16, xmm16, xmm13
-        vpxorq  xmm16, xmm16, xmm15                     ; T = E_K(J0) ^ S
-        xor     eax, eax
-        cmp     dword [rsp + GF_MODE], 0
-        jne     .tag12
-        vmovdqu64 [r13], xmm16                          ; full tag for the caller
-        jmp     .out
-.tag12:
-        cmp     dword [rsp + GF_DEC], 0
-        jne     .check
-        vmovdqu8 [r13]{k2}, xmm16                       ; tag_len bytes
-        jmp     .out
-.check:
-        vpcmpeqb k3, xmm16, xmm23                       ; all 16 bytes, no early exit
-        kandnw  k3, k3, k2                              ; counted bytes that differ
-        kortestw k3, k3
-        setnz   al                                      ; 1: the tag failed
-.out:
-        vpxord  xmm23, xmm23, xmm23
-        vmovdqa64 [rsp + GF_J0], xmm23                  ; wipe the J0 slot
+        TAG_OUT
         CLEAR_VREGS zmm
         FRAME_LEAVE
 
