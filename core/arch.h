@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu.h"
 #include "gcm.h"
 #include "group.h"
 #include "key.h"
@@ -22,6 +23,8 @@ extern "C" {
 
 struct mbgcmi_arch {
     const char *name;      /* what MBGCM_ARCH and mbgcm_config.arch accept */
+    const char *variant;   /* this descriptor's tuning of the arch (a variant's name), or NULL
+                              for an arch with one tuning */
     unsigned requires;     /* MBGCMI_F_* bits the CPU and OS must have (core/cpu.h) */
     int portable;          /* C kernels: callers burn the stack after using them
                               (mbgcmi_burn_stack), since the compiler may spill secrets */
@@ -36,6 +39,15 @@ struct mbgcmi_arch {
                                              single-stream, and a lone lane with this much
                                              left finishes so (UINT64_MAX: never; measured
                                              per arch, docs/design.md) */
+    /* Variants (docs/design.md, "Variants"): tunings of one arch for different
+       microarchitectures, each a full descriptor with the same name, requires and key_expand
+       and its own kernels or thresholds. Only the registry's entry lists them: |variants|
+       (the entry itself first: the default), |nvariants|, and |choose|, which picks the index
+       for a CPU from its vendor, family and features, never its model. NULL / 0 / NULL for an
+       arch with one tuning. */
+    const struct mbgcmi_arch *const *variants;
+    unsigned nvariants;
+    unsigned (*choose)(const struct mbgcmi_cpu_id *cpu, unsigned features);
 };
 
 /* The registry (arch/registry.c): the arches this build has, slowest to fastest; generic is
@@ -44,9 +56,14 @@ struct mbgcmi_arch {
 extern const struct mbgcmi_arch *const mbgcmi_arches[];
 extern const unsigned mbgcmi_narches;
 
+/* Every lookup below gives an arch with variants as its chosen variant: the one the
+   environment names (MBGCM_<ARCH>_VARIANT, e.g. MBGCM_AVX512_VARIANT=by32; read once per
+   process; unset, empty or "auto": the CPU's), else the one its choose() picks for this CPU;
+   the test hook mbgcmi_arch_set_variant overrides both. */
+
 /* Registry entry |i| (0 = generic), NULL past the end. */
 const struct mbgcmi_arch *mbgcmi_arch_at(unsigned i);
-/* Position of |a| in the registry, or -1. */
+/* Position in the registry of |a| or of the arch |a| is a variant of, or -1. */
 int mbgcmi_arch_index(const struct mbgcmi_arch *a);
 /* The arch called |name| exactly, or NULL ("auto" is not a name: see mbgcmi_arch_parse). */
 const struct mbgcmi_arch *mbgcmi_arch_find(const char *name);
@@ -55,13 +72,25 @@ int mbgcmi_arch_supported(const struct mbgcmi_arch *a);
 /* The fastest supported arch (never NULL: generic is always supported). */
 const struct mbgcmi_arch *mbgcmi_arch_best(void);
 /* NULL and "auto" give the best arch; a name gives that arch (support not checked); anything
-   else, the empty string included, gives NULL. */
+   else, the empty string included, gives NULL, and so does an arch whose variant the
+   environment names but the arch does not have (the one-shot API and managers then return
+   MBGCM_ERR_UNSUPPORTED, as for an unknown MBGCM_ARCH; the lookups above give its default). */
 const struct mbgcmi_arch *mbgcmi_arch_parse(const char *name);
 /* Arch used by the one-shot and incremental API: MBGCM_ARCH read once, or auto. NULL when the
    variable names an unknown or unsupported arch. */
 const struct mbgcmi_arch *mbgcmi_oneshot_arch(void);
 /* Test hook: force the one-shot arch (NULL simulates an unsupported one). */
 void mbgcmi_set_oneshot_arch(const struct mbgcmi_arch *a);
+
+/* Variants of the arch |a| is (or is a variant of): how many (0: one tuning), the one called
+   |variant| (NULL if none), and the one this CPU and environment choose. */
+unsigned mbgcmi_arch_nvariants(const struct mbgcmi_arch *a);
+const struct mbgcmi_arch *mbgcmi_arch_variant(const struct mbgcmi_arch *a, const char *variant);
+/* Test hook: make the lookups give the variant called |variant| of |a|'s arch from now on
+   (NULL: back to the environment's or the CPU's choice). Returns 0, or -1 when the arch has
+   no such variant. Set it before creating managers or resetting the one-shot arch
+   (mbgcmi_set_oneshot_arch), which keep the descriptor they were given. */
+int mbgcmi_arch_set_variant(const struct mbgcmi_arch *a, const char *variant);
 
 #ifdef __cplusplus
 }

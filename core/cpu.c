@@ -8,8 +8,12 @@
  * Leaf 7 subleaf 0: EBX.BMI1[3], EBX.AVX2[5], EBX.BMI2[8], EBX.AVX512F[16], EBX.AVX512BW[30],
  * EBX.AVX512VL[31], ECX.VAES[9], ECX.VPCLMULQDQ[10]. Leaf 1 ECX: SSSE3[9], SSE4.1[19],
  * PCLMULQDQ[1], AES[25].
+ *
+ * The CPU's identity (vendor string of leaf 0; family and model of leaf 1 EAX) is probed once
+ * too, for the arches that choose among variants by it (core/arch.c).
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "cpu.h"
 #if defined(MBGCM_HAVE_NASM)
@@ -60,10 +64,29 @@ static unsigned probe(void)
     }
     return f;
 }
+
+/* Leaf 0's vendor words and leaf 1's EAX, or zeros */
+static void probe_id(uint32_t w[4])
+{
+    uint32_t r[4];
+    mbgcmi_cpuid(0, 0, r);
+    w[0] = r[1]; /* EBX, EDX, ECX: the vendor string in that order */
+    w[1] = r[3];
+    w[2] = r[2];
+    w[3] = 0;
+    if (r[0] >= 1) {
+        mbgcmi_cpuid(1, 0, r);
+        w[3] = r[0];
+    }
+}
 #else
 static unsigned probe(void)
 {
     return 0; /* portable build: only the generic arch exists */
+}
+static void probe_id(uint32_t w[4])
+{
+    w[0] = w[1] = w[2] = w[3] = 0;
 }
 #endif
 
@@ -86,4 +109,29 @@ unsigned mbgcmi_cpu_features(void)
 void mbgcmi_cpu_features_mask(unsigned m)
 {
     __atomic_store_n(&mask, m, __ATOMIC_RELAXED);
+}
+
+/* The identity as five words (vendor x3, leaf 1 EAX, READY), each stored atomically: concurrent
+   first callers store the same values. */
+static uint32_t id_words[5];
+
+void mbgcmi_cpu_id(struct mbgcmi_cpu_id *out)
+{
+    uint32_t w[4];
+    if (!(__atomic_load_n(&id_words[4], __ATOMIC_ACQUIRE) & READY)) {
+        probe_id(w);
+        for (int i = 0; i < 4; i++) {
+            __atomic_store_n(&id_words[i], w[i], __ATOMIC_RELAXED);
+        }
+        __atomic_store_n(&id_words[4], READY, __ATOMIC_RELEASE);
+    }
+    for (int i = 0; i < 4; i++) {
+        w[i] = __atomic_load_n(&id_words[i], __ATOMIC_RELAXED);
+    }
+    memcpy(out->vendor, w, 12);
+    out->vendor[12] = '\0';
+    const unsigned base_family = (w[3] >> 8) & 0xF, base_model = (w[3] >> 4) & 0xF;
+    out->family = base_family + (base_family == 0xF ? (w[3] >> 20) & 0xFF : 0);
+    out->model = base_model |
+                 (base_family == 6 || base_family == 0xF ? ((w[3] >> 16) & 0xF) << 4 : 0);
 }

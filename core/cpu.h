@@ -25,10 +25,21 @@ extern "C" {
 #define MBGCMI_F_BMI2       (1u << 11)
 #define MBGCMI_F_BMI1       (1u << 12)
 
+/* What CPUID says the CPU is, for an arch's choice among its variants (core/arch.h). The
+   model number is kept for the record only: hypervisors report what they like there. */
+struct mbgcmi_cpu_id {
+    char vendor[13];     /* CPUID.0 EBX, EDX, ECX: "GenuineIntel", "AuthenticAMD", ...; "" when
+                            there is no CPUID (portable build) */
+    unsigned family;     /* CPUID.1:EAX base family, plus the extended family when it is 0xF */
+    unsigned model;      /* base model, with the extended model for families 6 and 0xF */
+};
+
 /* Features the running CPU and OS support (probed once; masked by the test hook). */
 unsigned mbgcmi_cpu_features(void);
 /* Test hook: pretend the CPU lacks every feature not in |mask| (call before anything else). */
 void mbgcmi_cpu_features_mask(unsigned mask);
+/* The running CPU's vendor, family and model (probed once). */
+void mbgcmi_cpu_id(struct mbgcmi_cpu_id *out);
 
 #ifdef __cplusplus
 }

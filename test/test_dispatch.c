@@ -9,8 +9,12 @@
  *     highest supported arch;
  *   - the feature-mask hook: mask 0 leaves only generic (and keys stay byte-identical), partial
  *     masks move the best arch down;
- *   - the one-shot arch hook.
- * MBGCM_ARCH itself (read once per process) is covered by test_dispatch_env.c.
+ *   - the one-shot arch hook;
+ *   - variants: the descriptors of an arch's variants agree on everything but the variant's
+ *     name and kernels, the choosers' picks for named CPUs (vendor and family; the model never
+ *     matters), the CPU identity against /proc/cpuinfo, and the test hook that forces one.
+ * MBGCM_ARCH and MBGCM_<ARCH>_VARIANT (read once per process) are covered by
+ * test_dispatch_env.c.
  */
 #include "test_util.h"
 
@@ -297,6 +301,141 @@ static void oneshot_hook(void **state)
     mbgcm_key_wipe(&k);
 }
 
+/* the CPU identity: vendor and family as /proc/cpuinfo reports them */
+static void cpu_identity(void **state)
+{
+    (void)state;
+    struct mbgcmi_cpu_id id;
+    mbgcmi_cpu_id(&id);
+    print_message("CPU %s family 0x%x model 0x%x\n", id.vendor[0] ? id.vendor : "(none)",
+                  id.family, id.model);
+    if (mbgcmi_cpu_features() == 0) { /* portable build: no CPUID */
+        assert_string_equal(id.vendor, "");
+        return;
+    }
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f == NULL) {
+        return;
+    }
+    char line[512], vendor[64] = "";
+    unsigned family = ~0u;
+    while (fgets(line, sizeof line, f) != NULL && (vendor[0] == '\0' || family == ~0u)) {
+        if (sscanf(line, "vendor_id : %63s", vendor) == 1) {
+            continue;
+        }
+        (void)sscanf(line, "cpu family : %u", &family);
+    }
+    fclose(f);
+    if (vendor[0] != '\0') {
+        assert_string_equal(id.vendor, vendor);
+    }
+    if (family != ~0u) {
+        assert_int_equal(id.family, family);
+    }
+}
+
+/* every arch's variants: the registry entry first, unique names, the same arch otherwise */
+static void variants_agree(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; i < mbgcmi_narches; i++) {
+        const struct mbgcmi_arch *base = mbgcmi_arches[i];
+        if (base->nvariants == 0) {
+            assert_null(base->variants);
+            continue;
+        }
+        assert_non_null(base->variants);
+        assert_non_null(base->choose);
+        assert_ptr_equal(base->variants[0], base);
+        for (unsigned v = 0; v < base->nvariants; v++) {
+            const struct mbgcmi_arch *x = base->variants[v];
+            assert_non_null(x->variant);
+            assert_string_equal(x->name, base->name);
+            assert_int_equal(x->requires, base->requires);
+            assert_int_equal(x->portable, base->portable);
+            assert_ptr_equal(x->key_expand, base->key_expand);
+            assert_ptr_equal(x->lanes, base->lanes);
+            assert_ptr_equal(x->short_kernel, base->short_kernel);
+            assert_true(x->single_min_len == base->single_min_len);
+            assert_non_null(x->ops);
+            assert_int_equal(mbgcmi_arch_index(x), (int)i);
+            assert_ptr_equal(mbgcmi_arch_variant(x, x->variant), x);
+            assert_int_equal(mbgcmi_arch_nvariants(x), base->nvariants);
+            for (unsigned w = 0; w < v; w++) {
+                assert_true(strcmp(base->variants[w]->variant, x->variant) != 0);
+                assert_true(base->variants[w]->ops != x->ops);
+            }
+        }
+        assert_null(mbgcmi_arch_variant(base, "no-such-variant"));
+    }
+}
+
+/* the avx512 chooser (docs/design.md, "Variants"): by32 on AMD family 0x1A and later, by16 on
+   Intel and older AMD; the model number never matters */
+static void avx512_choice(void **state)
+{
+    (void)state;
+    const int a = TU_ARCH("avx512");
+    if (a == TU_ARCH_NONE) {
+        skip(); /* portable build */
+    }
+    const struct mbgcmi_arch *base = mbgcmi_arches[a];
+    static const struct {
+        const char *vendor;
+        unsigned family;
+        const char *want;
+    } cases[] = {
+        {"GenuineIntel", 6, "by16"},  {"AuthenticAMD", 0x17, "by16"},
+        {"AuthenticAMD", 0x19, "by16"}, {"AuthenticAMD", 0x1A, "by32"},
+        {"AuthenticAMD", 0x1B, "by32"}, {"HygonGenuine", 0x18, "by16"},
+        {"", 0, "by16"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (unsigned model = 0; model < 256; model += 17) {
+            struct mbgcmi_cpu_id id = {.family = cases[c].family, .model = model};
+            snprintf(id.vendor, sizeof id.vendor, "%s", cases[c].vendor);
+            const unsigned v = base->choose(&id, mbgcmi_cpu_features());
+            assert_true(v < base->nvariants);
+            TU_CHECK(strcmp(base->variants[v]->variant, cases[c].want) == 0,
+                     "%s family 0x%x model 0x%x: %s, want %s", cases[c].vendor,
+                     cases[c].family, model, base->variants[v]->variant, cases[c].want);
+        }
+    }
+}
+
+/* the test hook: every lookup gives the forced variant, NULL restores the choice */
+static void variant_hook(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; i < mbgcmi_narches; i++) {
+        const struct mbgcmi_arch *base = mbgcmi_arches[i];
+        if (base->nvariants == 0) {
+            assert_int_equal(mbgcmi_arch_set_variant(base, "by16"), -1);
+            assert_ptr_equal(mbgcmi_arch_at(i), base);
+            continue;
+        }
+        const struct mbgcmi_arch *chosen = mbgcmi_arch_at(i);
+        for (unsigned v = 0; v < base->nvariants; v++) {
+            const struct mbgcmi_arch *x = base->variants[v];
+            assert_int_equal(mbgcmi_arch_set_variant(base, x->variant), 0);
+            assert_ptr_equal(mbgcmi_arch_at(i), x);
+            assert_ptr_equal(mbgcmi_arch_find(base->name), x);
+            assert_ptr_equal(mbgcmi_arch_parse(base->name), x);
+            if (mbgcmi_arch_supported(x)) {
+                mbgcm_mgr *m = NULL;
+                mbgcm_config cfg = {.arch = base->name};
+                assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_OK);
+                assert_string_equal(mbgcm_mgr_arch(m), base->name);
+                mbgcm_mgr_free(m);
+            }
+        }
+        assert_int_equal(mbgcmi_arch_set_variant(base, "no-such-variant"), -1);
+        assert_ptr_equal(mbgcmi_arch_at(i), base->variants[base->nvariants - 1]);
+        assert_int_equal(mbgcmi_arch_set_variant(base, NULL), 0);
+        assert_ptr_equal(mbgcmi_arch_at(i), chosen);
+    }
+}
+
 int main(void)
 {
     tu_seed();
@@ -306,6 +445,10 @@ int main(void)
         cmocka_unit_test(arch_support_and_best),
         cmocka_unit_test(feature_mask_hook),
         cmocka_unit_test(oneshot_hook),
+        cmocka_unit_test(cpu_identity),
+        cmocka_unit_test(variants_agree),
+        cmocka_unit_test(avx512_choice),
+        cmocka_unit_test(variant_hook),
     };
     return cmocka_run_group_tests_name("dispatch", tests, NULL, NULL) ? 1 : 0;
 }

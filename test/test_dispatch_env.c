@@ -10,6 +10,9 @@
  *   mask-avx512  MBGCM_ARCH=avx512 with AVX-512 hidden through the feature-mask hook before
  *                first use: UNSUPPORTED (never a crash, never a silent fallback)
  * Every mode then changes MBGCM_ARCH and checks that the choice did not move.
+ *   variant      MBGCM_AVX512_VARIANT names a variant (MBGCM_ARCH unset): the one-shot calls
+ *                and managers of avx512 run it; a variant the arch lacks makes them
+ *                UNSUPPORTED (managers of other arches still work); read once per process
  */
 #include "test_util.h"
 
@@ -108,15 +111,66 @@ static void env_arch(void **state)
     assert_int_equal(tu_oneshot_arch(), want);
 }
 
+static void env_variant(void **state)
+{
+    (void)state;
+    const char *env = getenv("MBGCM_AVX512_VARIANT");
+    assert_non_null(env);
+    assert_null(getenv("MBGCM_ARCH"));
+    const int a = TU_ARCH("avx512");
+    if (a == TU_ARCH_NONE || !tu_arch_supported(a)) {
+        print_message("no avx512 here: the variable must change nothing\n");
+        exercise(1, "no avx512");
+        return;
+    }
+    const struct mbgcmi_arch *base = mbgcmi_arches[a];
+    const struct mbgcmi_arch *v = mbgcmi_arch_variant(base, env);
+    print_message("MBGCM_AVX512_VARIANT=%s: %s\n", env, v ? "a variant" : "no such variant");
+    mbgcm_mgr *m = NULL;
+    mbgcm_config cfg = {.arch = "avx512"};
+    if (v != NULL) {
+        assert_ptr_equal(mbgcmi_arch_parse("avx512"), v);
+        assert_ptr_equal(mbgcmi_arch_parse(NULL), v);
+        exercise(1, "variant");
+        assert_ptr_equal(mbgcmi_oneshot_arch(), v);
+        assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_OK);
+        mbgcm_mgr_free(m);
+    } else {
+        assert_null(mbgcmi_arch_parse("avx512"));
+        assert_null(mbgcmi_arch_parse(NULL));
+        exercise(0, "unknown variant");
+        assert_null(mbgcmi_oneshot_arch());
+        assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_ERR_UNSUPPORTED);
+        assert_int_equal(mbgcm_mgr_create(&m, NULL), MBGCM_ERR_UNSUPPORTED);
+        cfg.arch = "avx2";
+        if (tu_arch_supported(TU_ARCH("avx2"))) {
+            assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_OK);
+            mbgcm_mgr_free(m);
+        }
+    }
+    /* read once: changing the variable now changes nothing */
+    setenv("MBGCM_AVX512_VARIANT", v != NULL ? "bogus" : base->variant, 1);
+    assert_ptr_equal(mbgcmi_arch_parse("avx512"), v);
+    unsetenv("MBGCM_AVX512_VARIANT");
+    assert_ptr_equal(mbgcmi_arch_parse("avx512"), v);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s unsupported|generic|best|named|mask-avx512\n", argv[0]);
+        fprintf(stderr, "usage: %s unsupported|generic|best|named|mask-avx512|variant\n",
+                argv[0]);
         return 2;
     }
     mode = argv[1];
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest arch_tests[] = {
         cmocka_unit_test(env_arch),
     };
-    return cmocka_run_group_tests_name("dispatch_env", tests, NULL, NULL) ? 1 : 0;
+    const struct CMUnitTest variant_tests[] = {
+        cmocka_unit_test(env_variant),
+    };
+    if (strcmp(mode, "variant") == 0) {
+        return cmocka_run_group_tests_name("dispatch_env", variant_tests, NULL, NULL) ? 1 : 0;
+    }
+    return cmocka_run_group_tests_name("dispatch_env", arch_tests, NULL, NULL) ? 1 : 0;
 }

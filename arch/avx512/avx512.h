@@ -26,6 +26,19 @@ int mbgcmi_avx512_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, const uin
                         size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
                         uint8_t *tag, size_t tag_len_dec);
 
+/* gcm_by32_avx512.asm: the by32 variant's single-stream kernels, 32 blocks per iteration
+   (contracts as above). */
+void mbgcmi_avx512_by32_ctr_enc(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                                const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_avx512_by32_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                                const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_avx512_by32_gcm(const struct mbgcmi_key *k, const uint8_t j0[16],
+                            const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                            uint8_t *out, uint8_t tag[16], int decrypt);
+int mbgcmi_avx512_by32_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
+                             size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                             uint8_t *tag, size_t tag_len_dec);
+
 /* gcm_x4_avx512.asm: the four-lane kernel (core/group.h's lane-kernel contract). */
 unsigned mbgcmi_avx512_lanes(struct mbgcmi_group *g);
 /* gcm_x4short_avx512.asm: the one-pass short-job kernel (core/group.h). */

@@ -38,6 +38,29 @@ POLICY = {
                           ('mbgcmi_avx512_gcm12_jobs', {'k3'},
                            'jobs decrypt: the same tag result per job, SETNZ into its bit of '
                            'the returned fail mask')]),
+    'gcm_by32_avx512': dict(
+        plan='arch/avx512/gcm_by32_avx512.asm "Register plan"',
+        flag_regs={
+            'rdi': 'k', 'rsi': 'iv (gcm12); the counter byte tracker, then the tail bytes',
+            'rdx': 'scratch (lengths, N)', 'rcx': 'in; length-block lane shift',
+            'r8': 'out', 'r9': 'full blocks left', 'rax': 'rounds, length scratch',
+            'r10': 'aad pointer; F', 'r11': 'AAD length', 'r12': 'the first counter block '
+            '(J0 or the ctr op\'s counter)', 'r13': 'tag (ctr ops: s)',
+            'rbx': 'message length (ctr ops: 16 * blocks)',
+            'r14': 'whole group pending (0/1); gcm12: tag_len | decrypt << 8',
+            'r15': 'scratch (gcm12 arguments; the final GHASH\'s power rows)',
+            'rbp': 'frame pointer', 'rsp': 'stack pointer'},
+        public_mem=[KEY_ROUNDS, ARGS_RBP,
+                    ('rsp', 16, 8, 'GF_DEC (direction)'),
+                    ('rsp', 24, 8, 'GF_MODE (0: full tag out; 1: gcm12; 2: the ctr ops)'),
+                    ('r12', 0, 16, 'the first counter block: J0 (IV-derived) or the ctr '
+                     'op\'s counter, public: its last byte starts the wrap test, its last '
+                     'dword gives the next counter')],
+        declassify=[],
+        declassify_setcc=[('mbgcmi_avx512_by32_gcm', {'k3'},
+                           'gcm12 decrypt: KORTESTW of the differing counted tag bytes, SETNZ '
+                           'into the return value: the tag result, public by design, computed '
+                           'over all 16 bytes without a branch')]),
     'gcm_x4_avx512': dict(
         plan='arch/avx512/gcm_x4_avx512.asm "Register plan"',
         flag_regs={

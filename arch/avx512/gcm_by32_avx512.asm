@@ -1,0 +1,658 @@
+; gcm_by32_avx512.asm — single-stream ("by32": one message, 32 blocks per iteration) AES-GCM
+; kernels with VAES + VPCLMULQDQ on zmm: the `avx512` arch's by32 variant (docs/design.md,
+; "Variants"), for cores that issue two VAESENC zmm per cycle at a latency of about four
+; cycles, with a carry-less multiplier that takes a VPCLMULQDQ every other cycle beside them.
+;
+; Why 32 blocks: an iteration of eight zmm of four counter blocks each is eight independent AES
+; chains; at two VAESENC per cycle each chain gets a round every fourth cycle, its latency,
+; where the by16 kernel's four chains leave half the AES issue slots empty. The GHASH of 32
+; blocks (G0..G7) is stitched between the AES rounds of a pass: encrypting, the previous
+; group's output; decrypting, the group's own input (the ciphertext is there before the AES,
+; so nothing is left to hash after the last pass). Aggregated with H^32..H^1: the key stores
+; the powers highest first, so the 64-byte row at HPOW(32 - 4j) is [H^(32-4j) .. H^(29-4j)],
+; the powers of the four blocks of G_j; the rows are memory operands (no register is left for
+; them). Karatsuba products, three multiplies per block instead of four (the multiplier is the
+; scarcer unit on such a core): LO = a0*b0, HI = a1*b1, MI = (a0^a1)*(b0^b1), summed over the
+; 32 blocks; the key's HKAR rows hold b0^b1 of each power, and the blocks' a0^a1 are made two
+; inputs at a time (one unpack of the low qwords, one of the high, one xor: [a0^a1 of one
+; input | a0^a1 of the other] in each lane, multiplied with imm 0x00 and 0x01). The middle
+; term is MI ^ LO ^ HI, once per iteration; then one Montgomery reduction per lane and a fold
+; of the four lanes into S (gcm_wide.inc's GH_W_REDUCE_SB). The loop-carried chain (S -> first
+; block -> products -> reduction -> fold -> S) is about 30 cycles, inside an iteration; G0,
+; the input S joins, is hashed last (GK_STEP), so the previous reduction has the most time.
+; The passes are specialised per key size, each spreading the nine GHASH steps over its rounds
+; (GK_SLOT). Round keys are broadcast per round (a load).
+;
+; Messages: whole groups of 32 blocks; then the tail (1..511 bytes) in one pass of four or
+; eight zmm under byte masks (with the last group's GHASH stitched in, encrypting); then one
+; aggregated GHASH of the F tail blocks and the length block with H^(F+1)..H^1 (F <= 32).
+; F = 32 (a message that ends on a 512-byte boundary, or a tail of more than 496 bytes) needs
+; H^33, one power beyond the key's table: computed at entry (H^32 * H, off the critical path)
+; into the frame. AAD, the ghash op, the entry and the tag come from gcm_wide.inc (shared with
+; the by16 kernel).
+;
+; CPU: AVX512F/BW/VL + VAES + VPCLMULQDQ (the `avx512` arch). ABI: System V.
+;
+; void mbgcmi_avx512_by32_ctr_enc(const key *k, uint8_t ctr[16], uint64_t s[2],
+;                                 const uint8_t *in, uint8_t *out, size_t nblocks);
+; void mbgcmi_avx512_by32_ctr_dec(...same...);
+;   Contracts as the `struct mbgcmi_gcm_ops` members in core/gcm.h (ctr left at the next
+;   unused counter, s in V form, in == out allowed).
+; void mbgcmi_avx512_by32_gcm(...), int mbgcmi_avx512_by32_gcm12(...): as mbgcmi_avx512_gcm
+;   and mbgcmi_avx512_gcm12 (gcm_by16_avx512.asm).
+;
+; Register plan
+;   rdi k  rcx in  r8 out  r9 full blocks left  rbx message bytes (ctr: 16 * nblocks)
+;   r12 the first counter block in memory (J0, or the ctr op's counter)  r13 tag (ctr: s)
+;   esi last byte of B0's lane 0 in the bulk (the counter form's wrap test), then the tail's
+;   bytes  r14 1 while a whole group's GHASH is pending  r15 1 once a pass ran (E_K(J0)
+;   done), then the final GHASH's power rows  r10 F (blocks of the final GHASH before the
+;   length block)  r11 AAD bytes  edx N (blocks of the final GHASH)  eax rounds / scratch
+;   zmm0-3, zmm24-27  B0..B7  counter blocks -> key stream -> output (four blocks each)
+;   zmm4-11  G0..G7  the previous group's GHASH input (byte order until hashed)
+;   zmm12 CTR  zmm13 BSWAP  zmm14 POLY  xmm15 J0 -> E_K(J0)  xmm16 S  zmm17-19 LO/MI/HI
+;   zmm20-21 scratch (reduction)  zmm22 round key  xmm23 the expected tag (gcm12 decrypt)
+;   zmm28 the final GHASH's ninth input; zmm28-31 scratch of the GHASH steps
+;   Before the body zmm24-27 hold H^16..H^1 for the AAD (gcm_wide.inc's GHASH_LOOP).
+; Frame: gcm_wide.inc's GF_J0, GF_DEC, GF_MODE (here also 2: the ctr ops) and GF_H33,
+; GF_K33 below. Every vector register used is cleared, the frame's key-derived slots wiped,
+; before returning.
+default rel
+%include "key.inc"
+%include "frame.inc"
+%include "clear.inc"
+%include "gcm_wide.inc"
+
+section .rodata
+%include "consts.inc"
+WIDE_CONSTS
+WADD20:         times 4 dd 20, 0, 0, 0
+WADD24:         times 4 dd 24, 0, 0, 0
+WADD28:         times 4 dd 28, 0, 0, 0
+WADD32:         times 4 dd 32, 0, 0, 0
+WBE20:          times 4 dd 0, 0, 0, 20 << 24         ; +20 on the last byte of each lane
+WBE24:          times 4 dd 0, 0, 0, 24 << 24
+WBE28:          times 4 dd 0, 0, 0, 28 << 24
+WBE32:          times 4 dd 0, 0, 0, 32 << 24
+
+section .text
+
+%define GF_H33     32                   ; 16: H^33 (key form), when the final GHASH needs it
+%define GF_K33     48                   ; 16: its Karatsuba operand
+%define GF32_SIZE  64
+
+%define B_0 zmm0
+%define B_1 zmm1
+%define B_2 zmm2
+%define B_3 zmm3
+%define B_4 zmm24
+%define B_5 zmm25
+%define B_6 zmm26
+%define B_7 zmm27
+%define G_0 zmm4
+%define G_1 zmm5
+%define G_2 zmm6
+%define G_3 zmm7
+%define G_4 zmm8
+%define G_5 zmm9
+%define G_6 zmm10
+%define G_7 zmm11
+%define G_8 zmm28                       ; the final GHASH's ninth input (length block of F = 32)
+
+; ---------------------------------------------------------------------------------------------
+; Counters. CTR32_W: B0..B7 = the next 32 counter blocks (byte order) from zmm12 in the
+; byte-reflected form (lanes +0..+3), zmm12 += 32. CTR32_WB: the same from zmm12 in byte order
+; (gcm_wide.inc's CTR_BE_ENTER): one VPADDD per zmm with a constant that adds to the last byte
+; of every lane, exact while that byte does not wrap; esi tracks lane 0's last byte, and a
+; group that would wrap it (the next CTR's lane 3 is byte + 35) takes the reflected route.
+%macro CTR32_W 0
+        vpshufb B_0, zmm12, zmm13
+        vpaddd  B_1, zmm12, [WADD4]
+        vpshufb B_1, B_1, zmm13
+        vpaddd  B_2, zmm12, [WADD8]
+        vpshufb B_2, B_2, zmm13
+        vpaddd  B_3, zmm12, [WADD12]
+        vpshufb B_3, B_3, zmm13
+        vpaddd  B_4, zmm12, [WADD16]
+        vpshufb B_4, B_4, zmm13
+        vpaddd  B_5, zmm12, [WADD20]
+        vpshufb B_5, B_5, zmm13
+        vpaddd  B_6, zmm12, [WADD24]
+        vpshufb B_6, B_6, zmm13
+        vpaddd  B_7, zmm12, [WADD28]
+        vpshufb B_7, B_7, zmm13
+        vpaddd  zmm12, zmm12, [WADD32]
+%endmacro
+%macro CTR32_WB 0
+        cmp     esi, 221
+        jae     %%slow
+        vmovdqa64 B_0, zmm12
+        vpaddd  B_1, zmm12, [WBE4]
+        vpaddd  B_2, zmm12, [WBE8]
+        vpaddd  B_3, zmm12, [WBE12]
+        vpaddd  B_4, zmm12, [WBE16]
+        vpaddd  B_5, zmm12, [WBE20]
+        vpaddd  B_6, zmm12, [WBE24]
+        vpaddd  B_7, zmm12, [WBE28]
+        vpaddd  zmm12, zmm12, [WBE32]
+        jmp     %%done
+%%slow:
+        CTR_BE_LEAVE
+        CTR32_W
+        CTR_BE_ENTER
+%%done:
+        add     esi, 32
+        and     esi, 255
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
+; GHASH of G0..G7 in nine steps that ride between AES rounds, the inputs in pairs (G1 G2),
+; (G3 G4), (G5 G6), (G7 G0): G0 last, after S joined its first block. GK_STEP i: 0-7 one input
+; each: its byte reflection and LO/HI against its power row; the second of a pair also makes
+; both blocks' Karatsuba operands at once, [a0^a1 of the first | a0^a1 of the second] per
+; lane (one unpack of the low qwords, one of the high, one xor), multiplies them with the two
+; HKAR rows (imm 0x00 and 0x01) and adds the pair's six products to LO/MI/HI with three
+; ternlogs (the first pair sets them). Step 8 forms the middle term and reduces into S.
+%macro GK_STEP 1
+%if (%1) < 8
+%assign _j ((%1) + 1) % 8
+        vpshufb G_ %+ _j, G_ %+ _j, zmm13
+%if _j == 0
+        vpxorq  G_0, G_0, zmm16                         ; S joins block 0
+%endif
+%if ((%1) % 2) == 0
+        vpclmulqdq zmm30, G_ %+ _j, [rdi + HPOW(32 - 4 * _j)], 0x00
+        vpclmulqdq zmm31, G_ %+ _j, [rdi + HPOW(32 - 4 * _j)], 0x11
+%else
+%assign _k ((%1) + 0) % 8                               ; the pair's first input
+        vpclmulqdq zmm20, G_ %+ _j, [rdi + HPOW(32 - 4 * _j)], 0x00
+        vpclmulqdq zmm21, G_ %+ _j, [rdi + HPOW(32 - 4 * _j)], 0x11
+        vpunpcklqdq zmm28, G_ %+ _k, G_ %+ _j
+        vpunpckhqdq zmm29, G_ %+ _k, G_ %+ _j
+        vpxorq  zmm29, zmm29, zmm28                     ; [a0^a1 (first), a0^a1 (second)]
+        vpclmulqdq zmm28, zmm29, [rdi + HKAR(32 - 4 * _k)], 0x00
+        vpclmulqdq zmm29, zmm29, [rdi + HKAR(32 - 4 * _j)], 0x01
+%if (%1) == 1
+        vpxorq  zmm17, zmm30, zmm20
+        vpxorq  zmm19, zmm31, zmm21
+        vpxorq  zmm18, zmm29, zmm28
+%else
+        vpternlogq zmm17, zmm30, zmm20, 0x96
+        vpternlogq zmm19, zmm31, zmm21, 0x96
+        vpternlogq zmm18, zmm29, zmm28, 0x96
+%endif
+%endif
+%else
+        vpternlogq zmm18, zmm17, zmm19, 0x96            ; Karatsuba middle: MI ^ LO ^ HI
+        GH_W_REDUCE_SB
+%endif
+%endmacro
+
+; GK_SLOT nr, r: the GHASH steps after round r of an nr-round pass: step i after round
+; 1 + floor(i * (nr - 2) / 8), which spreads the nine steps over rounds 1 .. nr - 1
+%macro GK_SLOT 2
+%assign _i 0
+%rep 9
+%if 1 + (_i * ((%1) - 2)) / 8 == (%2)
+        GK_STEP _i
+%endif
+%assign _i _i + 1
+%endrep
+%endmacro
+
+; PASS nz, nr, flags: B0..B(nz-1) through the nr rounds of the key at rdi. flags: PASS_J0,
+; the message's first pass: J0 (xmm15) rides as one more chain (the ctr ops run it on zero);
+; PASS_GH: the GHASH of G0..G7 into S is stitched in (GK_SLOT).
+%define PASS_J0 1
+%define PASS_GH 2
+%macro PASS_RW 3                        ; nz, instruction (round key in zmm22), flags
+%assign _z 0
+%rep %1
+        %2      B_ %+ _z, B_ %+ _z, zmm22
+%assign _z _z + 1
+%endrep
+%if (%3) & PASS_J0
+        %2      xmm15, xmm15, xmm22
+%endif
+%endmacro
+%macro PASS 3
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK]
+        PASS_RW %1, vpxorq, %3
+%assign _r 1
+%rep (%2) - 1
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
+        PASS_RW %1, vaesenc, %3
+%if (%3) & PASS_GH
+        GK_SLOT %2, _r
+%endif
+%assign _r _r + 1
+%endrep
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * (%2)]
+        PASS_RW %1, vaesenclast, %3
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
+; BULK_ENC nr: every whole group (r9 >= 32 on entry; zmm12 in byte order), encrypting: the
+; first as the message's first pass, the others with the previous group's GHASH (its output,
+; kept in G0..G7); leaves the last group's GHASH pending (r14d = 1). Advances rcx, r8, r9.
+%macro GROUP_OUT_ENC 0
+%assign _t 0
+%rep 8
+        vpxorq  G_ %+ _t, B_ %+ _t, [rcx + 64 * _t]
+        vmovdqu64 [r8 + 64 * _t], G_ %+ _t
+%assign _t _t + 1
+%endrep
+        add     rcx, 512
+        add     r8, 512
+        sub     r9, 32
+%endmacro
+%macro BULK_ENC 1
+        CTR32_WB
+        PASS    8, %1, PASS_J0
+        GROUP_OUT_ENC
+        mov     r14d, 1
+%%loop:
+        cmp     r9, 32
+        jb      %%done
+        CTR32_WB
+        PASS    8, %1, PASS_GH
+        GROUP_OUT_ENC
+        jmp     %%loop
+%%done:
+%endmacro
+
+; BULK_DEC nr: the same decrypting: the ciphertext is the input, there before the AES, so each
+; group is loaded into G0..G7 first and hashed in its own pass (nothing is left pending); the
+; output xors the key stream with the input read again (G0..G7 are reflected by then; in ==
+; out is fine: each 64 bytes are read before they are written).
+%macro GROUP_IN_DEC 0
+%assign _t 0
+%rep 8
+        vmovdqu64 G_ %+ _t, [rcx + 64 * _t]
+%assign _t _t + 1
+%endrep
+%endmacro
+%macro GROUP_OUT_DEC 0
+%assign _t 0
+%rep 8
+        vpxorq  B_ %+ _t, B_ %+ _t, [rcx + 64 * _t]
+        vmovdqu64 [r8 + 64 * _t], B_ %+ _t
+%assign _t _t + 1
+%endrep
+        add     rcx, 512
+        add     r8, 512
+        sub     r9, 32
+%endmacro
+%macro BULK_DEC 1
+        GROUP_IN_DEC
+        CTR32_WB
+        PASS    8, %1, PASS_J0 | PASS_GH
+        GROUP_OUT_DEC
+%%loop:
+        cmp     r9, 32
+        jb      %%done
+        GROUP_IN_DEC
+        CTR32_WB
+        PASS    8, %1, PASS_GH
+        GROUP_OUT_DEC
+        jmp     %%loop
+%%done:
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
+; TAIL_PASS: the tail's pass (esi = 1..511 bytes, B0..B7 = its counters): four zmm when the
+; tail fits in 256 bytes, else eight; with the pending group's GHASH when r14d, as the
+; message's first pass (J0 joins) when no pass ran yet (r15d = 0), else plain (a decrypting
+; bulk leaves nothing pending). eax = rounds.
+%macro TAIL_PASS_NR 2                   ; nz, flags: the three key sizes
+        cmp     eax, 12
+        je      %%r12
+        ja      %%r14
+        PASS    %1, 10, %2
+        jmp     %%done
+%%r12:
+        PASS    %1, 12, %2
+        jmp     %%done
+%%r14:
+        PASS    %1, 14, %2
+%%done:
+%endmacro
+%macro TAIL_PASS_NZ 1
+        test    r14d, r14d
+        jnz     %%gh
+        test    r15d, r15d
+        jnz     %%plain
+        TAIL_PASS_NR %1, PASS_J0
+        jmp     %%done
+%%plain:
+        TAIL_PASS_NR %1, 0
+        jmp     %%done
+%%gh:
+        TAIL_PASS_NR %1, PASS_GH
+%%done:
+%endmacro
+%macro TAIL_PASS 0
+        cmp     esi, 256
+        ja      %%eight
+        TAIL_PASS_NZ 4
+        jmp     %%done
+%%eight:
+        TAIL_PASS_NZ 8
+%%done:
+%endmacro
+
+; TAIL_SLICE t, dec, end: 64-byte slice t of the tail: when the tail ends inside it (esi <=
+; 64(t+1)), the masked last slice (k1: its bytes), G(t+1)..G8 zeroed and a jump to |end|;
+; else a full slice. Encrypt keeps the key stream to the message bytes, so the GHASH input
+; (the output, in G_t) is zero past the end; decrypt loads zero past the end.
+%macro TAIL_SLICE 3
+%if (%1) < 7
+        cmp     esi, 64 * ((%1) + 1)
+        ja      %%full
+%endif
+%if %2
+        vmovdqu8 G_ %+ %1 {k1}{z}, [rcx + 64 * (%1)]
+        vpxorq  B_ %+ %1, B_ %+ %1, G_ %+ %1
+        vmovdqu8 [r8 + 64 * (%1)]{k1}, B_ %+ %1
+%else
+        vmovdqu8 G_ %+ %1 {k1}{z}, [rcx + 64 * (%1)]
+        vmovdqu8 B_ %+ %1 {k1}{z}, B_ %+ %1             ; key stream on the message bytes only
+        vpxorq  G_ %+ %1, G_ %+ %1, B_ %+ %1
+        vmovdqu8 [r8 + 64 * (%1)]{k1}, G_ %+ %1
+%endif
+%assign _zz (%1) + 1
+%rep 8 - (%1)
+        vpxorq  G_ %+ _zz, G_ %+ _zz, G_ %+ _zz
+%assign _zz _zz + 1
+%endrep
+        jmp     %3
+%if (%1) < 7
+%%full:
+%if %2
+        vmovdqu64 G_ %+ %1, [rcx + 64 * (%1)]
+        vpxorq  B_ %+ %1, B_ %+ %1, G_ %+ %1
+        vmovdqu64 [r8 + 64 * (%1)], B_ %+ %1
+%else
+        vpxorq  G_ %+ %1, B_ %+ %1, [rcx + 64 * (%1)]
+        vmovdqu64 [r8 + 64 * (%1)], G_ %+ %1
+%endif
+%endif
+%endmacro
+%macro TAIL_IO 0
+        lea     edx, [rsi - 1]
+        and     edx, 63
+        inc     edx                                     ; bytes in the last slice (1..64)
+        mov     rax, -1
+        bzhi    rax, rax, rdx
+        kmovq   k1, rax
+        cmp     dword [rsp + GF_DEC], 0
+        jne     %%dec
+%assign _s 0
+%rep 8
+        TAIL_SLICE _s, 0, %%done
+%assign _s _s + 1
+%endrep
+%%dec:
+%assign _s 0
+%rep 8
+        TAIL_SLICE _s, 1, %%done
+%assign _s _s + 1
+%endrep
+%%done:
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
+; FINAL_HASH: S = (S ^ X_0) H^N ^ X_1 H^(N-1) ^ ... ^ X_(N-1) H over the N = edx (1..33)
+; blocks in G0..G8 (byte order, zero past N): Karatsuba with the rows at HPOW(N) and HKAR(N),
+; each loaded once into a register (they are rarely 64-byte aligned); N = 33 takes H^33 and its
+; Karatsuba operand from the frame into lane 0 of the first rows. One reduction.
+%macro FH_STEP 2                        ; j (1..8), label when done
+        cmp     edx, 4 * (%1)
+        jbe     %2
+        vpshufb G_ %+ %1, G_ %+ %1, zmm13
+        vpshufd zmm29, G_ %+ %1, 0x4e
+        vpxorq  zmm29, zmm29, G_ %+ %1
+        vmovdqu64 zmm30, [r15 + 64 * (%1)]
+        vmovdqu64 zmm31, [r15 + KEY_HKAR - KEY_HPOW + 64 * (%1)]
+        vpclmulqdq zmm20, G_ %+ %1, zmm30, 0x00
+        vpclmulqdq zmm21, G_ %+ %1, zmm30, 0x11
+        vpclmulqdq zmm29, zmm29, zmm31, 0x00
+        vpxorq  zmm17, zmm17, zmm20
+        vpxorq  zmm19, zmm19, zmm21
+        vpxorq  zmm18, zmm18, zmm29
+%endmacro
+%macro FINAL_HASH 0
+        mov     eax, edx
+        shl     eax, 4
+        lea     r15, [rdi + KEY_HPOW + 32 * 16]
+        sub     r15, rax                                ; HPOW(N) (N = 33: 16 bytes before)
+        vmovdqu64 zmm30, [r15]
+        vmovdqu64 zmm31, [r15 + KEY_HKAR - KEY_HPOW]
+        cmp     edx, 33
+        jne     %%rows
+        mov     eax, 0x000F
+        kmovw   k1, eax                                 ; lane 0 (four dwords)
+        vbroadcasti32x4 zmm30{k1}, [rsp + GF_H33]
+        vbroadcasti32x4 zmm31{k1}, [rsp + GF_K33]
+%%rows:
+        vpshufb G_0, G_0, zmm13
+        vpxorq  G_0, G_0, zmm16                         ; S joins the first block
+        vpshufd zmm29, G_0, 0x4e
+        vpxorq  zmm29, zmm29, G_0
+        vpclmulqdq zmm17, G_0, zmm30, 0x00
+        vpclmulqdq zmm19, G_0, zmm30, 0x11
+        vpclmulqdq zmm18, zmm29, zmm31, 0x00
+%assign _f 1
+%rep 8
+        FH_STEP _f, %%hashed
+%assign _f _f + 1
+%endrep
+%%hashed:
+        vpternlogq zmm18, zmm17, zmm19, 0x96
+        GH_W_REDUCE_SB
+%endmacro
+
+; H33: H^33 = H^32 * H in the key's form, and its Karatsuba operand, into the frame
+%macro H33 0
+        vmovdqu64  xmm20, [rdi + HPOW(32)]
+        vmovdqu64  xmm21, [rdi + HPOW(1)]
+        vpclmulqdq xmm17, xmm20, xmm21, 0x00
+        vpclmulqdq xmm19, xmm20, xmm21, 0x11
+        vpclmulqdq xmm18, xmm20, xmm21, 0x01
+        vpclmulqdq xmm20, xmm20, xmm21, 0x10
+        vpxorq     xmm18, xmm18, xmm20
+        vpclmulqdq xmm20, xmm17, xmm14, 0x00
+        vpshufd    xmm17, xmm17, 0x4e
+        vpternlogq xmm18, xmm17, xmm20, 0x96
+        vpclmulqdq xmm20, xmm18, xmm14, 0x00
+        vpshufd    xmm18, xmm18, 0x4e
+        vpternlogq xmm19, xmm18, xmm20, 0x96            ; H^33
+        vmovdqa64  [rsp + GF_H33], xmm19
+        vpshufd    xmm20, xmm19, 0x4e
+        vpxorq     xmm20, xmm20, xmm19
+        vmovdqa64  [rsp + GF_K33], xmm20
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
+; The ctr ops: FRAME, GF_MODE 2, then the body shared with the whole-message calls
+%macro CTR_ENTRY 1
+        FRAME_ENTER GF32_SIZE, 16
+        mov     qword [rsp + GF_DEC], %1
+        mov     qword [rsp + GF_MODE], 2
+        mov     r12, rsi                                ; ctr
+        mov     r13, rdx                                ; s
+        mov     rbx, r9
+        shl     rbx, 4                                  ; whole blocks only
+        xor     r11d, r11d
+        vmovdqa64 zmm13, [BSWAP]
+        vmovdqa64 zmm14, [POLY]
+        vmovdqu64 xmm16, [rdx]
+        vpxorq  xmm15, xmm15, xmm15                     ; no J0: the first pass runs it on zero
+        CTR_FROM [r12]
+        movzx   esi, byte [r12 + 15]
+        jmp     mbgcmi_avx512_by32_gcm.body
+%endmacro
+
+global mbgcmi_avx512_by32_ctr_enc:function hidden
+mbgcmi_avx512_by32_ctr_enc:
+        CTR_ENTRY 0
+
+global mbgcmi_avx512_by32_ctr_dec:function hidden
+mbgcmi_avx512_by32_ctr_dec:
+        CTR_ENTRY 1
+
+global mbgcmi_avx512_by32_gcm12:function hidden
+mbgcmi_avx512_by32_gcm12:
+        FRAME_ENTER GF32_SIZE, 16
+        GCM12_ARGS
+        SETUP
+        vpxorq  xmm16, xmm16, xmm16
+        mov     qword [rsp + GF_MODE], 1                ; the tag handled here
+        jmp     mbgcmi_avx512_by32_gcm.common
+
+global mbgcmi_avx512_by32_gcm:function hidden
+mbgcmi_avx512_by32_gcm:
+        FRAME_ENTER GF32_SIZE, 16
+        GCM_ARGS
+        SETUP
+        vpxorq  xmm16, xmm16, xmm16
+        mov     qword [rsp + GF_MODE], 0                ; the full tag to tag[16]
+.common:
+        ; F = 32 (a message ending on a 512-byte boundary, or a tail of more than 496 bytes)
+        ; puts the first block of the final GHASH at H^33
+        mov     eax, ebx
+        and     eax, 511
+        jz      .f_bound
+        cmp     eax, 496
+        ja      .need33
+        jmp     .no33
+.f_bound:
+        test    rbx, rbx
+        jz      .no33
+.need33:
+        H33
+.no33:
+        ; J0 in xmm15: E_K(J0) is computed in the message's first AES pass as one more chain
+        vmovdqu64 xmm15, [r12]
+        AAD_HASH_ALL
+        CTR_FROM [r12]
+        vpaddd  zmm12, zmm12, [WADD1]                   ; lanes J0+1 .. J0+4
+        movzx   esi, byte [r12 + 15]
+        inc     esi                                     ; last byte of J0 + 1
+        and     esi, 255
+.body:
+        xor     r14d, r14d                              ; no whole group pending yet
+        xor     r15d, r15d                              ; no pass yet (J0 not encrypted)
+        mov     r9, rbx
+        shr     r9, 4                                   ; full blocks
+        cmp     r9, 32
+        jb      .tail
+        CTR_BE_ENTER
+        mov     r15d, 1
+        mov     eax, [rdi + KEY_ROUNDS]
+        cmp     dword [rsp + GF_DEC], 0
+        jne     .bulk_dec
+        cmp     eax, 12
+        je      .bulk12
+        ja      .bulk14
+        BULK_ENC 10
+        jmp     .bulk_done
+.bulk12:
+        BULK_ENC 12
+        jmp     .bulk_done
+.bulk14:
+        BULK_ENC 14
+        jmp     .bulk_done
+.bulk_dec:
+        cmp     eax, 12
+        je      .bulk_dec12
+        ja      .bulk_dec14
+        BULK_DEC 10
+        jmp     .bulk_done
+.bulk_dec12:
+        BULK_DEC 12
+        jmp     .bulk_done
+.bulk_dec14:
+        BULK_DEC 14
+.bulk_done:
+        CTR_BE_LEAVE
+.tail:
+        mov     esi, ebx
+        and     esi, 511                                ; bytes after the whole groups
+        jz      .no_tail
+        CTR32_W
+        mov     eax, [rdi + KEY_ROUNDS]
+        TAIL_PASS
+        TAIL_IO
+        lea     r10d, [rsi + 15]
+        shr     r10d, 4                                 ; F = tail blocks (1..32)
+        jmp     .final
+.no_tail:
+        mov     r10d, r14d
+        shl     r10d, 5                                 ; F = 32 if a whole group waits, else 0
+        vpxorq  G_8, G_8, G_8
+        test    r14d, r14d
+        jnz     .final
+        vpxorq  G_0, G_0, G_0
+        test    r15d, r15d
+        jnz     .final                                  ; a decrypting bulk hashed it all
+        mov     eax, [rdi + KEY_ROUNDS]
+        AES_W   0, 0, 1                                 ; no message block: J0 alone
+.final:
+        mov     edx, r10d                               ; N = F (ctr ops)
+        cmp     dword [rsp + GF_MODE], 2
+        je      .placed
+        ; the length block at position F: byte order [aad bits | message bits] into lane F%4
+        ; of G(F/4); N = F + 1
+        mov     rax, rbx
+        shl     rax, 3                                  ; bit lengths: < 2^64 (validated)
+        mov     rdx, r11
+        shl     rdx, 3
+        vmovq   xmm21, rax
+        vpinsrq xmm21, xmm21, rdx, 1                    ; V form {len bits, aad bits}
+        vpshufb xmm21, xmm21, xmm13                     ; byte order
+        vshufi64x2 zmm21, zmm21, zmm21, 0x00            ; in every lane
+        mov     ecx, r10d
+        and     ecx, 3
+        add     ecx, ecx
+        mov     eax, 3
+        shl     eax, cl
+        kmovw   k1, eax                                 ; qword mask of lane F%4
+        lea     edx, [r10 + 1]
+        mov     eax, r10d
+        shr     eax, 2                                  ; input F/4 (0..8)
+%assign _p 0
+%rep 9
+        cmp     eax, _p
+        jne     .np %+ _p
+        vpxorq  G_ %+ _p {k1}, G_ %+ _p, zmm21
+        jmp     .placed
+.np %+ _p:
+%assign _p _p + 1
+%endrep
+.placed:
+        test    edx, edx
+        jz      .hashed                                 ; ctr op without blocks
+        FINAL_HASH
+.hashed:
+        cmp     dword [rsp + GF_MODE], 2
+        jne     .tag
+        ; ctr ops: S out, and the next counter: inc32 by the blocks done
+        vmovdqu64 [r13], xmm16
+        mov     eax, [r12 + 12]
+        bswap   eax
+        shr     rbx, 4
+        add     eax, ebx
+        bswap   eax
+        mov     [r12 + 12], eax
+        jmp     .out
+.tag:
+        TAG_OUT
+.out:
+        vpxord  xmm20, xmm20, xmm20
+        vmovdqa64 [rsp + GF_H33], xmm20                 ; wipe the H^33 slots
+        vmovdqa64 [rsp + GF_K33], xmm20
+        CLEAR_VREGS zmm
+        FRAME_LEAVE
+
+section .note.GNU-stack noalloc noexec nowrite progbits
