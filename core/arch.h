@@ -34,7 +34,7 @@ struct mbgcmi_arch {
     const struct mbgcmi_gcm_ops *ops;     /* single-message kernels (never NULL) */
     mbgcmi_lane_kernel_fn lanes;          /* four-lane kernel, or NULL: every job of a manager
                                              runs single-stream */
-    mbgcmi_short_kernel_fn short_kernel;  /* one-pass short-job kernel, or NULL */
+    mbgcmi_short_jobs_fn short_jobs;      /* the short-job kernel (core/group.h), or NULL */
     uint64_t single_min_len;              /* with lanes: jobs this long or longer run
                                              single-stream, and a lone lane with this much
                                              left finishes so (UINT64_MAX: never; measured

@@ -1,5 +1,5 @@
 /*
- * group.h — the kernels' ABI: the lane group (four jobs side by side), the short-job batch,
+ * group.h — the kernels' ABI: the lane group (four jobs side by side), the short-job list,
  * and the kernel function types. Kernels compute only; the scheduler (jobs/) decides.
  *
  * A lane group is four jobs. Its state is a structure of arrays: every per-lane vector field
@@ -95,40 +95,50 @@ _Static_assert(offsetof(struct mbgcmi_group, tagmask) == 2800, "tagmask");
  */
 typedef unsigned (*mbgcmi_lane_kernel_fn)(struct mbgcmi_group *g);
 
-/* ---- short jobs: one pass, four jobs at once ---------------------------------------------
+/* ---- short jobs: many per call, straight from the jobs --------------------------------------
  * Jobs with a 12-byte IV, at most 16 bytes of AAD and at most 8 blocks of message skip the
- * lane state entirely: the scheduler stages them by their number of message blocks and, when
- * four of one shape are staged (or a flush or timeout needs one), a single-pass kernel reads
- * the four jobs directly and finishes them: E_K(J0), the counter blocks, the AAD block, the
- * message, the length block and the tag, with one aggregated GHASH per lane. */
+ * lane state: the scheduler gathers them by shape (message blocks x key size) and hands a list
+ * of up to MBGCMI_SHORT_MAX_JOBS to the arch's short-job kernel, which reads the jobs directly
+ * and finishes them: E_K(J0), the counter blocks, the AAD block, the message, the length block
+ * and the tag, with one aggregated GHASH per job, four jobs per lane group and consecutive
+ * groups overlapped. */
 #define MBGCMI_SHORT_MAX_BLOCKS 8
 #define MBGCMI_SHORT_MAX_AAD    16
+#define MBGCMI_SHORT_MAX_JOBS   64
+#define MBGCMI_SHORT_SAMEKEY    0x100u   /* flags: every job of the call has the same key */
 
-struct mbgcmi_short_batch {
-    mbgcm_job *job[MBGCMI_GL]; /*  0 idle lanes repeat a busy lane's job (read, never written) */
-    uint64_t tagmask;          /* 32 tag bytes of busy lane i at bits 16i..16i+tag_len-1      */
-    uint32_t active;           /* 40 lane mask                                                */
-    uint32_t decrypt;          /* 44 lane mask                                                */
-    uint32_t nblk;             /* 48 message blocks of every lane: ceil(len / 16)             */
-    uint32_t pad_;             /* 52                                                          */
-    uint32_t rmax;             /* 56 most rounds among the lanes                              */
-    uint16_t k10q;             /* 60 qword opmask: lanes with 10 rounds < rmax                */
-    uint16_t k12q;             /* 62 qword opmask: lanes with 12 rounds < rmax                */
-    uint64_t lenblk[MBGCMI_GL][2]; /* 64 length block per lane in V form: {len*8, aad_len*8} */
-};
-_Static_assert(sizeof(struct mbgcmi_short_batch) == 128, "short batch layout");
+/* A short job's shape word for the kernel: aad_len | tag_len << 8 | bytes of its last message
+   block (0 without a message) << 16 | 0xFF << 24 when encrypting. The scheduler builds it while
+   it validates the job (the kernel turns it into lane masks without touching the job). */
+static inline uint32_t mbgcmi_short_shape(size_t aad_len, size_t tag_len, size_t len, int dir)
+{
+    const size_t last = len ? len - 16 * ((len - 1) >> 4) : 0;
+    return (uint32_t)aad_len | (uint32_t)tag_len << 8 | (uint32_t)last << 16 |
+           (dir == MBGCM_ENCRYPT ? UINT32_C(0xFF000000) : 0);
+}
+
+/*
+ * Short-job kernel: |n| (1..MBGCMI_SHORT_MAX_JOBS) validated linear jobs with 12-byte IVs, at
+ * most MBGCMI_SHORT_MAX_AAD bytes of AAD, ceil(len / 16) == |nblk| and keys of
+ * |flags & 0xFF| rounds (MBGCMI_SHORT_SAMEKEY in |flags|: one key object for all), with
+ * their shape words. Returns bit i set when job i is a decrypt whose tag did not match (the
+ * scheduler zeroes its output). Writes each job's dst and, for encrypt jobs, its tag; reads a
+ * job's expected tag before any of its output; sets each job's status to MBGCM_OK or, for a
+ * failed tag, MBGCM_ERR_AUTH (the scheduler still zeroes that job's output and counts it). Jobs
+ * in one call must not write into each other's buffers.
+ */
+typedef uint64_t (*mbgcmi_short_jobs_fn)(mbgcm_job *const *jobs, const uint32_t *shapes,
+                                         size_t n, unsigned nblk, unsigned flags);
+
 /* The short-job and burst kernels read the public struct mbgcm_job directly through
    arch/x86/include/job.inc (a per-job copy into a private layout would cost more than the
    per-job budget): its layout is part of their ABI, pinned here. A new field (a mode for later
    job kinds) changes sizeof(mbgcm_job) and therefore comes only with a SONAME bump. */
 _Static_assert(offsetof(mbgcm_job, tag_len) == 80 && offsetof(mbgcm_job, len) == 64 &&
-               offsetof(mbgcm_job, iv) == 16 && offsetof(mbgcm_job, aad_len) == 40,
+               offsetof(mbgcm_job, iv) == 16 && offsetof(mbgcm_job, aad_len) == 40 &&
+               offsetof(mbgcm_job, status) == 96 && MBGCM_OK == 0 && MBGCM_ERR_AUTH == 1,
                "job layout (arch/x86/include/job.inc)");
 
-/* Short-job kernel: processes the busy lanes of |b|; returns the lanes whose tag failed
-   (decrypt). Writes dst and, for encrypt lanes, tag; reads the expected tags of decrypt lanes
-   before writing anything. Never touches job->status (the scheduler sets it). */
-typedef unsigned (*mbgcmi_short_kernel_fn)(const struct mbgcmi_short_batch *b);
 
 #ifdef __cplusplus
 }

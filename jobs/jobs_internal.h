@@ -3,7 +3,7 @@
  * the one completion function every path uses; test hooks.
  *
  * Files: mgr.c (create/free, the ring API, bursts, stats), sched.c (the scheduler: where a job
- * runs — single-stream, a short-job stage or a lane —, lane entry and retirement, running the
+ * runs — single-stream, a short-job class or a lane —, lane entry and retirement, running the
  * kernels, expiry, finishing a lone lane single-stream, wiping lane state), sgl.c
  * (scatter-gather jobs), validate.h/.c (argument checks).
  */
@@ -48,11 +48,19 @@ struct mbgcmi_lane_info {
     uint64_t t_submit;        /* submit time, for the timeout */
 };
 
-/* Short jobs waiting for three more of their shape (message blocks 0..8). */
-struct mbgcmi_stage {
-    mbgcm_job *job[MBGCMI_GL];
-    uint64_t t_submit[MBGCMI_GL];
-    unsigned n;
+/* Short jobs waiting for the short-job kernel, by class: message blocks (0..8) x key size
+   (10, 12, 14 rounds) (short.c). */
+#define MBGCMI_SHORT_CLASSES ((MBGCMI_SHORT_MAX_BLOCKS + 1) * 3)
+/* The ring runs a class once it holds this many jobs: two lane groups, which the kernel
+   overlaps (docs/design.md, "Short jobs"). */
+#define MBGCMI_SHORT_RING 8u
+struct mbgcmi_short_class {
+    mbgcm_job *job[MBGCMI_SHORT_MAX_JOBS];
+    uint32_t shape[MBGCMI_SHORT_MAX_JOBS]; /* mbgcmi_short_shape() of each job */
+    const mbgcm_key *key;     /* the first job's key */
+    uint64_t t_first;         /* the first (oldest) job's submit time */
+    unsigned n;               /* jobs waiting */
+    unsigned same;            /* 1 while every job has |key| */
 };
 
 struct mbgcm_mgr {
@@ -65,9 +73,10 @@ struct mbgcm_mgr {
     unsigned ngroups;
     unsigned busy;               /* busy lanes in total */
     unsigned freemask;           /* bit per lane (4 * group + slot): free */
-    unsigned staged;             /* jobs waiting in stages */
+    unsigned staged;             /* short jobs waiting in classes */
     unsigned dirty;              /* some lane state not wiped since it was used */
-    struct mbgcmi_stage stage[MBGCMI_SHORT_MAX_BLOCKS + 1];
+    struct mbgcmi_short_class *sc; /* MBGCMI_SHORT_CLASSES classes (none without a kernel) */
+    uint32_t sc_used;            /* bit per class holding jobs */
     struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
     /* test hook: may rewrite J0 when a job enters a lane (counter-wrap tests) */
     void (*j0_hook)(void *ctx, const mbgcm_job *job, uint8_t j0[16]);
@@ -123,23 +132,57 @@ void mbgcmi_sched_finish(mbgcm_mgr *m, const mbgcm_job *job, enum mbgcmi_run_cau
 /* Complete every pending job that has waited m->timeout_ns or longer at time |now|. */
 void mbgcmi_sched_expire(mbgcm_mgr *m, uint64_t now);
 /* Run the burst jobs gathered in m->defer (one pipelined call) and complete them. */
-void mbgcmi_sched_run_deferred(mbgcm_mgr *m);
+unsigned mbgcmi_sched_run_deferred(mbgcm_mgr *m); /* returns how many failed their tag */
 /* Wipe all lane state if nothing is pending in it and it was used since the last wipe. */
 void mbgcmi_sched_wipe_idle(mbgcm_mgr *m);
 /* Wipe all lane state and forget every lane's key (free). */
 void mbgcmi_sched_wipe_all(mbgcm_mgr *m);
 
 /* The steps accept() composes, for kbench (per-job C-path cycles) and tests. */
-/* A validated job the short kernel takes (12-byte IV, AAD <= 16, <= 8 blocks), or 0. */
+/* A validated job the short-job kernel takes (12-byte IV, AAD <= 16, <= 8 blocks), or 0. */
 static inline int mbgcmi_sched_short_ok(const mbgcm_mgr *m, const mbgcm_job *job)
 {
     /* with the J0 test hook set, every job takes the lane path, where the hook applies */
-    return m->arch->short_kernel != NULL && m->j0_hook == NULL && job->iv_len == 12 &&
-           job->aad_len <= MBGCMI_SHORT_MAX_AAD && job->len <= 16 * MBGCMI_SHORT_MAX_BLOCKS;
+    return m->sc != NULL && m->j0_hook == NULL && job->iv_len == 12 &&
+           job->aad_len <= MBGCMI_SHORT_MAX_AAD && job->len <= 16 * MBGCMI_SHORT_MAX_BLOCKS &&
+           job->src_sgl == NULL && job->dst_sgl == NULL;
 }
-/* Stage a short job (status := PENDING); runs its stage when that makes four. */
-void mbgcmi_sched_stage(mbgcm_mgr *m, mbgcm_job *job, uint64_t t_submit,
-                        enum mbgcmi_run_cause why);
+/* The class of a short job: message blocks x key size. */
+static inline unsigned mbgcmi_short_class_of(size_t len, uint32_t rounds)
+{
+    return (unsigned)((len + 15) >> 4) * 3 + (rounds - 10) / 2;
+}
+/* Run class |cls| (holding at least one job) and complete its jobs (short.c). Returns how many
+   failed their tag. */
+unsigned mbgcmi_short_run(mbgcm_mgr *m, unsigned cls, enum mbgcmi_run_cause why);
+/* Run every class holding jobs. */
+void mbgcmi_short_run_all(mbgcm_mgr *m, enum mbgcmi_run_cause why);
+/* Run every class whose oldest job has waited m->timeout_ns or longer at |now|. */
+void mbgcmi_short_expire(mbgcm_mgr *m, uint64_t now);
+/* Add validated short job |job| (shape |shape|) to class |cls| (status := PENDING); the class
+   runs once it holds |run_at| jobs. */
+static inline void mbgcmi_short_add(mbgcm_mgr *m, mbgcm_job *job, unsigned cls, uint32_t shape,
+                                    uint64_t t_submit, unsigned run_at,
+                                    enum mbgcmi_run_cause why)
+{
+    struct mbgcmi_short_class *c = &m->sc[cls];
+    const unsigned i = c->n;
+    if (i == 0) {
+        c->key = job->key;
+        c->same = 1;
+        c->t_first = t_submit;
+        m->sc_used |= UINT32_C(1) << cls;
+    }
+    c->same &= job->key == c->key;
+    c->job[i] = job;
+    c->shape[i] = shape;
+    c->n = i + 1;
+    m->staged++;
+    job->status = MBGCM_PENDING;
+    if (i + 1 >= run_at) {
+        mbgcmi_short_run(m, cls, why);
+    }
+}
 /* A free lane (4 * group + slot) for a job with |key|, or -1 when every lane is busy: a lane
    whose rows already hold that key, else a free lane in a group whose busy lanes all have the
    key's round count (measured: docs/design.md, "Mixed key sizes"), else the lowest. */
@@ -169,14 +212,21 @@ static inline void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t no
         return;
     }
     m->bytes += job->len;
-    /* scatter-gather jobs run single-stream at every length (docs/design.md) */
+    /* long and scatter-gather jobs run single-stream (docs/design.md) */
     if ((uint64_t)job->len >= m->single_min_len || job->src_sgl != NULL ||
         job->dst_sgl != NULL) {
         mbgcmi_sched_run_single(m, job);
         return;
     }
     if (mbgcmi_sched_short_ok(m, job)) {
-        mbgcmi_sched_stage(m, job, now, why);
+        mbgcmi_short_add(m, job, mbgcmi_short_class_of(job->len, mbgcmi_key_c(job->key)->rounds),
+                         mbgcmi_short_shape(job->aad_len, job->tag_len, job->len, job->dir), now,
+                         MBGCMI_SHORT_RING, why);
+        return;
+    }
+    /* so do jobs whose whole work, message and AAD, is long: a GMAC job is all AAD */
+    if ((uint64_t)job->len + (uint64_t)job->aad_len >= m->single_min_len) {
+        mbgcmi_sched_run_single(m, job);
         return;
     }
     int lane = mbgcmi_sched_free_lane(m, job->key);

@@ -6,8 +6,8 @@
  *  - ring[head .. head+count) are the jobs submitted and not returned, in submission order;
  *    the slot at head+count is the one get_next_job hands out. submit never leaves the ring
  *    full: when count reaches queue_size it completes the oldest job and returns it.
- *  - Every valid job goes into a lane or a short-job stage at submit (or runs single-stream),
- *    so a job still PENDING is always in a lane or a stage (sched.c). After each submit at
+ *  - Every valid job goes into a lane or a short-job class at submit (or runs single-stream),
+ *    so a job still PENDING is always in a lane or a class (sched.c, short.c). After each submit at
  *    least one lane is free: when the last free lane is taken, every group runs once (each run
  *    finishes at least one lane).
  *  - Lane state is wiped when the manager goes idle (no busy lane) in flush, poll or at the
@@ -68,7 +68,9 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
     const unsigned ngroups = arch->lanes != NULL ? lanes / MBGCMI_GL : 0;
     const size_t off_groups = align64(sizeof(struct mbgcm_mgr));
     const size_t off_ring = off_groups + ngroups * sizeof(struct mbgcmi_group);
-    const size_t size = align64(off_ring + (size_t)q * sizeof(mbgcm_job));
+    const size_t off_sc = align64(off_ring + (size_t)q * sizeof(mbgcm_job));
+    const size_t nsc = arch->short_jobs != NULL ? MBGCMI_SHORT_CLASSES : 0;
+    const size_t size = align64(off_sc + nsc * sizeof(struct mbgcmi_short_class));
     uint8_t *mem = cfg->mem_alloc ? cfg->mem_alloc(cfg->mem_ctx, size, 64) : mbgcmi_alloc(size);
     if (mem == NULL) {
         return MBGCM_ERR_NOMEM;
@@ -84,6 +86,7 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
     m->mem_free = cfg->mem_free;
     m->mem_ctx = cfg->mem_ctx;
     m->ring = (mbgcm_job *)(void *)(mem + off_ring);
+    m->sc = nsc ? (struct mbgcmi_short_class *)(void *)(mem + off_sc) : NULL;
     m->qmask = q - 1;
     m->arch = arch;
     m->timeout_ns = cfg->flush_timeout_ns;
@@ -225,6 +228,79 @@ mbgcm_job *mbgcm_mgr_poll(mbgcm_mgr *m)
 
 /* ---- burst ----------------------------------------------------------------------------------- */
 
+/* A burst's short jobs, added class by class: the class being filled lives in locals (its
+   count, whether every job has its key), so consecutive jobs of one shape — the common burst —
+   cost two stores each and no read-modify-write of the manager. */
+struct burst_fill {
+    struct mbgcmi_short_class *c; /* the class being filled, or NULL */
+    unsigned cls, n, n0, same;    /* its index, jobs now, jobs when taken up, one key so far */
+    uint32_t touched;             /* classes this burst added to */
+};
+
+static void fill_put(mbgcm_mgr *m, struct burst_fill *f)
+{
+    if (f->c != NULL) {
+        f->c->n = f->n;
+        f->c->same = f->same;
+        m->staged += f->n - f->n0;
+        f->c = NULL;
+    }
+}
+
+static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mbgcm_job *job,
+                      uint64_t now)
+{
+    fill_put(m, f);
+    struct mbgcmi_short_class *c = &m->sc[cls];
+    if (c->n == 0) {
+        c->key = job->key;
+        c->same = 1;
+        c->t_first = now;
+        m->sc_used |= UINT32_C(1) << cls;
+    }
+    f->c = c;
+    f->cls = cls;
+    f->n = f->n0 = c->n;
+    f->same = c->same;
+    f->touched |= UINT32_C(1) << cls;
+}
+
+/* Take jobs[i..) into short-job classes while they are valid short jobs of single-stream
+   length below |single_min|; returns the index of the first job that is not (or n). Kept
+   small so that the fill state stays in registers. */
+static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n,
+                           struct burst_fill *f, uint64_t now, uint64_t single_min,
+                           uint64_t *bytes, unsigned *failed)
+{
+    uint64_t b = 0;
+    for (; i < n; i++) {
+        mbgcm_job *job = &jobs[i];
+        unsigned cls;
+        uint32_t shape;
+        if ((uint64_t)job->len >= single_min ||
+            !mbgcmi_short_fast(job, MBGCMI_SHORT_MAX_AAD, 16 * MBGCMI_SHORT_MAX_BLOCKS, &cls,
+                               &shape)) {
+            break;
+        }
+        b += job->len;
+        if (__builtin_expect(f->c == NULL || cls != f->cls, 0)) {
+            fill_take(m, f, cls, job, now);
+        }
+        struct mbgcmi_short_class *c = f->c;
+        unsigned k = f->n;
+        f->same &= job->key == c->key;
+        c->job[k] = job;
+        c->shape[k] = shape;
+        f->n = ++k;
+        if (__builtin_expect(k == MBGCMI_SHORT_MAX_JOBS, 0)) {
+            fill_put(m, f);
+            *failed += mbgcmi_short_run(m, cls, MBGCMI_RUN_BURST);
+        }
+    }
+    *bytes += b;
+    return i;
+}
+
 unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
 {
     if (m == NULL) {
@@ -235,35 +311,60 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
         return 0;
     }
     const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
-    /* The common burst job — valid, linear, 12-byte IV, single-stream length, kernels with a
-       pipelined call — goes straight to the deferred list; anything else through the
-       scheduler's accept. */
+    /* The two common burst jobs skip the general accept: a valid short job goes straight to
+       its short-job class (run at the end, or when it fills up), a valid linear single-stream
+       job with a 12-byte IV to the deferred list of the pipelined call. Anything else, invalid
+       jobs included, goes through the scheduler's accept. */
+    const int shortfast = m->sc != NULL && m->j0_hook == NULL;
     const int pipelined = m->arch->ops->jobs12 != NULL;
     const uint64_t single_min = m->single_min_len;
-    unsigned direct = 0;
+    unsigned direct = 0, failed = 0;
     uint64_t direct_bytes = 0;
+    const unsigned staged0 = m->staged; /* ring jobs waiting in short-job classes */
+    struct burst_fill f = {NULL, 0, 0, 0, 0, 0};
     for (unsigned i = 0; i < n; i++) {
+        if (shortfast) {
+            const unsigned stop = fill_short(m, jobs, i, n, &f, now, single_min, &direct_bytes,
+                                             &failed);
+            direct += stop - i;
+            if ((i = stop) == n) {
+                break;
+            }
+        }
         mbgcm_job *job = &jobs[i];
         if (pipelined && job->iv_len == 12 && (uint64_t)job->len >= single_min &&
             job->src_sgl == NULL && job->dst_sgl == NULL &&
             mbgcmi_check_job_inline(job) == MBGCM_OK) {
             direct++;
             direct_bytes += job->len;
+            m->single++;
             m->defer[m->ndefer++] = job;
             if (m->ndefer == MBGCMI_JOBS12_MAX) {
-                mbgcmi_sched_run_deferred(m);
+                failed += mbgcmi_sched_run_deferred(m);
             }
             continue;
         }
+        fill_put(m, &f); /* accept may add to the same classes */
         mbgcmi_sched_accept(m, job, now, MBGCMI_RUN_BURST);
     }
+    fill_put(m, &f);
     m->jobs += direct;
-    m->single += direct;
     m->bytes += direct_bytes;
-    mbgcmi_sched_run_deferred(m);
+    /* the classes this burst filled (ring jobs waiting in them finish too) */
+    for (uint32_t u = f.touched & m->sc_used; u != 0; u &= u - 1) {
+        failed += mbgcmi_short_run(m, (unsigned)__builtin_ctz(u), MBGCMI_RUN_BURST);
+    }
+    failed += mbgcmi_sched_run_deferred(m);
+    if (direct == n && staged0 == 0) {
+        /* every job took a fast path and completed above, and no ring job shared a run */
+        mbgcmi_sched_wipe_idle(m);
+        return n - failed;
+    }
     unsigned ok = 0;
     for (unsigned i = 0; i < n; i++) {
-        mbgcmi_sched_finish(m, &jobs[i], MBGCMI_RUN_BURST);
+        if (__builtin_expect(jobs[i].status == MBGCM_PENDING, 0)) {
+            mbgcmi_sched_finish(m, &jobs[i], MBGCMI_RUN_BURST);
+        }
         ok += jobs[i].status == MBGCM_OK;
     }
     mbgcmi_sched_wipe_idle(m);

@@ -1,7 +1,7 @@
 /*
- * sched.c — the scheduler: where each job runs (single-stream at once, a short-job stage, or a
- * lane), lane placement and entry (filling the lane's rows), running a group's kernel or a
- * stage, completing finished jobs, expiry, finishing a lone lane single-stream, and wiping
+ * sched.c — the scheduler: where each job runs (single-stream at once, a short-job class, or a
+ * lane), lane placement and entry (filling the lane's rows), running a group's kernel,
+ * completing finished jobs, expiry, finishing a lone lane single-stream, and wiping
  * idle lane state. mgr.c decides *when* (submit, flush, poll, burst); the kernels compute.
  */
 #include "ct.h"
@@ -286,102 +286,23 @@ unsigned mbgcmi_sched_run_group(mbgcm_mgr *m, unsigned gi, enum mbgcmi_run_cause
     return done;
 }
 
-/* ---- short jobs ---------------------------------------------------------------------------- */
-
-/* Run stage |nb| with the jobs it holds (one to four), complete them all. */
-static void stage_run(mbgcm_mgr *m, unsigned nb, enum mbgcmi_run_cause why)
-{
-    struct mbgcmi_stage *st = &m->stage[nb];
-    const unsigned n = st->n;
-    struct mbgcmi_short_batch b;
-    uint32_t rmax = 0;
-    unsigned r10 = 0, r12 = 0;
-    b.tagmask = 0;
-    b.decrypt = 0;
-    for (unsigned i = 0; i < MBGCMI_GL; i++) {
-        const mbgcm_job *job = st->job[i < n ? i : 0];
-        b.job[i] = st->job[i < n ? i : 0];
-        if (i < n) {
-            const uint32_t r = mbgcmi_key_c(job->key)->rounds;
-            rmax = r > rmax ? r : rmax;
-            r10 |= (r == 10) ? 3u << (2 * i) : 0;
-            r12 |= (r == 12) ? 3u << (2 * i) : 0;
-            b.tagmask |= (uint64_t)((1u << job->tag_len) - 1u) << (16 * i);
-            b.decrypt |= (job->dir == MBGCM_DECRYPT) ? 1u << i : 0;
-            b.lenblk[i][0] = (uint64_t)job->len << 3;
-            b.lenblk[i][1] = (uint64_t)job->aad_len << 3;
-        } else {
-            b.lenblk[i][0] = 0;
-            b.lenblk[i][1] = 0;
-        }
-    }
-    b.active = (1u << n) - 1u;
-    b.nblk = nb;
-    b.pad_ = 0;
-    b.rmax = rmax;
-    b.k10q = (uint16_t)(rmax > 10 ? r10 : 0);
-    b.k12q = (uint16_t)(rmax > 12 ? r12 : 0);
-    m->runs[why]++;
-    m->kernel_calls[n - 1]++;
-    unsigned fail = m->arch->short_kernel(&b);
-    MBGCMI_DECLASSIFY(&fail, sizeof fail); /* per-lane tag results: public (job status) */
-    for (unsigned i = 0; i < n; i++) {
-        mbgcmi_complete(m, st->job[i], (fail >> i & 1) ? MBGCM_ERR_AUTH : MBGCM_OK);
-        st->job[i] = NULL;
-    }
-    st->n = 0;
-    m->staged -= n;
-}
-
-void mbgcmi_sched_stage(mbgcm_mgr *m, mbgcm_job *job, uint64_t t_submit,
-                        enum mbgcmi_run_cause why)
-{
-    const unsigned nb = (unsigned)((job->len + 15) / 16);
-    struct mbgcmi_stage *st = &m->stage[nb];
-    const unsigned i = st->n;
-    st->job[i] = job;
-    st->t_submit[i] = t_submit;
-    st->n = i + 1;
-    m->staged++;
-    job->status = MBGCM_PENDING;
-    if (i + 1 == MBGCMI_GL) {
-        stage_run(m, nb, why);
-    }
-}
-
 /* ---- locating and completing pending jobs ---------------------------------------------------- */
 
-/* Where a pending job is: a lane (0..15), or LOC_STAGE + 4 * blocks + slot for a staged short
-   job; -1 if neither. */
-#define LOC_STAGE 64
-
-static int find(const mbgcm_mgr *m, const mbgcm_job *job)
+/* The lane of a pending job (0..15), or -1. */
+static int find_lane(const mbgcm_mgr *m, const mbgcm_job *job)
 {
     for (unsigned i = 0; i < m->ngroups * MBGCMI_GL; i++) {
         if (m->info[i].job == job) {
             return (int)i;
         }
     }
-    if (m->staged) {
-        for (unsigned nb = 0; nb <= MBGCMI_SHORT_MAX_BLOCKS; nb++) {
-            for (unsigned i = 0; i < m->stage[nb].n; i++) {
-                if (m->stage[nb].job[i] == job) {
-                    return LOC_STAGE + (int)(MBGCMI_GL * nb + i);
-                }
-            }
-        }
-    }
     return -1;
 }
 
-/* Run whatever holds location |loc| until the job there is complete. */
-static void finish_loc(mbgcm_mgr *m, int loc, enum mbgcmi_run_cause why)
+/* Run lane |loc|'s group until the job there is complete. */
+static void finish_lane(mbgcm_mgr *m, int loc, enum mbgcmi_run_cause why)
 {
     if (loc < 0) {
-        return;
-    }
-    if (loc >= LOC_STAGE) {
-        stage_run(m, (unsigned)(loc - LOC_STAGE) / MBGCMI_GL, why);
         return;
     }
     const mbgcm_job *job = m->info[loc].job;
@@ -399,8 +320,25 @@ static void finish_loc(mbgcm_mgr *m, int loc, enum mbgcmi_run_cause why)
 
 void mbgcmi_sched_finish(mbgcm_mgr *m, const mbgcm_job *job, enum mbgcmi_run_cause why)
 {
-    if (job->status == MBGCM_PENDING) {
-        finish_loc(m, find(m, job), why);
+    if (job->status != MBGCM_PENDING) {
+        return;
+    }
+    const int lane = find_lane(m, job);
+    if (lane >= 0) {
+        finish_lane(m, lane, why);
+        return;
+    }
+    /* a short job waits in the class of its shape; look the job up rather than trust fields
+       the caller was not to change while it was pending */
+    for (uint32_t u = m->sc_used; u != 0; u &= u - 1) {
+        const unsigned cls = (unsigned)__builtin_ctz(u);
+        const struct mbgcmi_short_class *c = &m->sc[cls];
+        for (unsigned i = 0; i < c->n; i++) {
+            if (c->job[i] == job) {
+                mbgcmi_short_run(m, cls, why);
+                return;
+            }
+        }
     }
 }
 
@@ -409,16 +347,11 @@ void mbgcmi_sched_expire(mbgcm_mgr *m, uint64_t now)
     const uint64_t timeout = m->timeout_ns;
     for (unsigned i = 0; i < m->ngroups * MBGCMI_GL; i++) {
         if (m->info[i].job != NULL && now - m->info[i].t_submit >= timeout) {
-            finish_loc(m, (int)i, MBGCMI_RUN_TIMEOUT);
+            finish_lane(m, (int)i, MBGCMI_RUN_TIMEOUT);
         }
     }
     if (m->staged) {
-        for (unsigned nb = 0; nb <= MBGCMI_SHORT_MAX_BLOCKS; nb++) {
-            /* a stage's oldest job is its first */
-            if (m->stage[nb].n && now - m->stage[nb].t_submit[0] >= timeout) {
-                stage_run(m, nb, MBGCMI_RUN_TIMEOUT);
-            }
-        }
+        mbgcmi_short_expire(m, now);
     }
 }
 
@@ -469,11 +402,11 @@ void mbgcmi_sched_run_single(mbgcm_mgr *m, mbgcm_job *job)
     mbgcmi_complete(m, job, fail ? MBGCM_ERR_AUTH : MBGCM_OK);
 }
 
-void mbgcmi_sched_run_deferred(mbgcm_mgr *m)
+unsigned mbgcmi_sched_run_deferred(mbgcm_mgr *m)
 {
     const unsigned n = m->ndefer;
     if (n == 0) {
-        return;
+        return 0;
     }
     uint64_t fail = m->arch->ops->jobs12(m->defer, n);
     MBGCMI_DECLASSIFY(&fail, sizeof fail); /* the authentication outcomes are public */
@@ -481,6 +414,7 @@ void mbgcmi_sched_run_deferred(mbgcm_mgr *m)
         mbgcmi_complete(m, m->defer[i], (fail >> i & 1) ? MBGCM_ERR_AUTH : MBGCM_OK);
     }
     m->ndefer = 0;
+    return (unsigned)__builtin_popcountll(fail);
 }
 
 __attribute__((cold, noinline)) void mbgcmi_job_wipe_dst(const mbgcm_job *job)

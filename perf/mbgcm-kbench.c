@@ -7,12 +7,13 @@
  *                 with mbgcmi_sched_enter, the per-call summaries filled as the scheduler does,
  *                 the group snapshotted; timed as (restore + kernel) - (restore alone). All
  *                 four lanes have the same length, so one call finishes all four.
- *   short kernel  mbgcmi_avx512_short alone on a prepared struct mbgcmi_short_batch (four jobs;
- *                 only for messages of at most 128 bytes, the ones the manager sends there).
+ *   short kernel  mbgcmi_avx512_short_jobs alone on the four jobs, with the shape words the
+ *                 scheduler builds (one call; with mixed key sizes one call per key size, as
+ *                 the scheduler's classes split them; only for messages of at most 128 bytes).
  *   C path        the ring API (get_next_job, every field set, submit, drain, flush at the end
  *                 of each batch) on an avx512 manager whose arch descriptor was replaced by a
  *                 copy with no-op kernels (the lane kernel reports every busy lane finished, the
- *                 short kernel returns "no tag failure"): staging, lane entry, key-table copies,
+ *                 short kernel returns "no tag failure"): classes, lane entry, key-table copies,
  *                 summaries, retiring, ordering; everything but the arithmetic.
  *   ring API      the same loop with the real kernels.
  * Key mixes: uniform AES-256 (the kernels: four different AES-256 keys; the ring: --keys keys
@@ -60,7 +61,9 @@ struct kctx {
     mbgcm_job jobs4[4];
     mbgcm_mgr *L; /* a one-group manager whose scheduler prepares the kernels' inputs */
     struct mbgcmi_group *g, *snap;
-    struct mbgcmi_short_batch sb;
+    mbgcm_job *sj[4];         /* the short kernel's job list: by key size when mixed */
+    uint32_t ssh[4];          /* their shape words */
+    unsigned scalls, sn[2], sflags[2];
     /* ring: nkeys keys round-robin over nslots slots */
     mbgcm_key *keys;
     unsigned nkeys, nslots;
@@ -76,10 +79,16 @@ static unsigned noop_lanes(struct mbgcmi_group *g)
     return g->active; /* "every busy lane finished"; the manager retires them */
 }
 
-static unsigned noop_short(const struct mbgcmi_short_batch *b)
+static uint64_t noop_short(mbgcm_job *const *jobs, const uint32_t *shapes, size_t n,
+                           unsigned nblk, unsigned flags)
 {
-    (void)b;
-    return 0; /* no tag failed */
+    (void)shapes;
+    (void)nblk;
+    (void)flags;
+    for (size_t i = 0; i < n; i++) {
+        jobs[i]->status = MBGCM_OK; /* the kernel sets the statuses; no tag failed */
+    }
+    return 0;
 }
 
 static void fill_rand(uint64_t *s, uint8_t *p, size_t n)
@@ -92,12 +101,11 @@ static void fill_rand(uint64_t *s, uint8_t *p, size_t n)
     }
 }
 
-/* Pass-through kernels that snapshot what the manager hands to the real kernels, so the
-   benchmark times the kernels on exactly the lane group / short batch the library builds (no
-   copy of its layout or summaries here). */
+/* A pass-through lane kernel that snapshots what the manager hands to the real one, so the
+   benchmark times the kernel on exactly the lane group the library builds (no copy of its
+   layout or summaries here). */
 static struct mbgcmi_group *cap_group;
-static struct mbgcmi_short_batch cap_batch;
-static int cap_lanes_calls, cap_short_calls;
+static int cap_lanes_calls;
 
 static unsigned capture_lanes(struct mbgcmi_group *g)
 {
@@ -106,11 +114,17 @@ static unsigned capture_lanes(struct mbgcmi_group *g)
     return mbgcmi_avx512_lanes(g);
 }
 
-static unsigned capture_short(const struct mbgcmi_short_batch *b)
+/* The short kernel on the four jobs: one call per key size. */
+static uint64_t short_calls(const struct kctx *c)
 {
-    cap_batch = *b;
-    cap_short_calls++;
-    return mbgcmi_avx512_short(b);
+    uint64_t fail = 0;
+    unsigned first = 0;
+    for (unsigned k = 0; k < c->scalls; k++) {
+        fail |= mbgcmi_avx512_short_jobs(&c->sj[first], &c->ssh[first], c->sn[k],
+                                         (unsigned)((c->len + 15) / 16), c->sflags[k]);
+        first += c->sn[k];
+    }
+    return fail;
 }
 
 static void check4(const struct kctx *c, const char *what)
@@ -170,7 +184,6 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
     c->snap = xaligned(64, sizeof *c->snap);
     c->cap_arch = *mbgcmi_arch_find("avx512");
     c->cap_arch.lanes = capture_lanes;
-    c->cap_arch.short_kernel = capture_short;
     const mbgcm_config one_group = {.arch = "avx512", .lanes = 4};
     if (mbgcm_mgr_create(&c->L, &one_group) != MBGCM_OK) {
         die("mbgcm_mgr_create(avx512) failed");
@@ -186,22 +199,31 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
     }
     check4(c, "lane kernel");
     if (len <= 16 * MBGCMI_SHORT_MAX_BLOCKS) {
-        /* short batch: the four jobs staged as the manager stages them; the fourth runs it */
+        /* the short kernel's inputs as the scheduler builds them: one list per key size */
         for (int i = 0; i < 4; i++) {
             memset(c->dst4[i], 0, len);
             memset(c->tag4[i], 0, TAG_LEN);
-        }
-        cap_short_calls = 0;
-        for (int i = 0; i < 4; i++) {
             if (!mbgcmi_sched_short_ok(c->L, &c->jobs4[i])) {
                 die("a %zu-byte job does not qualify for the short kernel", len);
             }
-            mbgcmi_sched_stage(c->L, &c->jobs4[i], 0, MBGCMI_RUN_FULL);
         }
-        if (cap_short_calls != 1) {
-            die("staging four short jobs did not run the short kernel once");
+        unsigned n = 0;
+        for (int pass = 0; pass < (mixed ? 2 : 1); pass++) {
+            unsigned start = n;
+            for (int i = 0; i < 4; i++) {
+                if (mixed && (i & 1) != pass) {
+                    continue;
+                }
+                const mbgcm_job *j = &c->jobs4[i];
+                c->sj[n] = &c->jobs4[i];
+                c->ssh[n++] = mbgcmi_short_shape(j->aad_len, j->tag_len, j->len, j->dir);
+            }
+            c->sn[c->scalls] = n - start;
+            c->sflags[c->scalls++] = mbgcmi_key_c(c->sj[start]->key)->rounds;
         }
-        c->sb = cap_batch;
+        if (short_calls(c) != 0) {
+            die("short kernel reported tag failures on encrypt");
+        }
         check4(c, "short kernel");
     }
     /* the timed lane-kernel case restores the snapshot into the manager's group memory (idle
@@ -244,8 +266,8 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
     mbgcmi_mgr_set_single_min_len(c->noop, UINT64_MAX);
     c->noop_arch = *c->noop->arch;
     c->noop_arch.lanes = noop_lanes;
-    if (c->noop_arch.short_kernel != NULL) {
-        c->noop_arch.short_kernel = noop_short;
+    if (c->noop_arch.short_jobs != NULL) {
+        c->noop_arch.short_jobs = noop_short;
     }
     c->noop->arch = &c->noop_arch;
 }
@@ -308,7 +330,7 @@ static double case_short(struct kctx *c, uint64_t n)
     unsigned bad = 0;
     const uint64_t t0 = run_ns();
     for (uint64_t i = 0; i < n; i++) {
-        bad += mbgcmi_avx512_short(&c->sb);
+        bad += short_calls(c) != 0;
     }
     const double dt = (double)(run_ns() - t0);
     if (bad) {

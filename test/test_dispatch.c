@@ -355,7 +355,7 @@ static void variants_agree(void **state)
             assert_int_equal(x->portable, base->portable);
             assert_ptr_equal(x->key_expand, base->key_expand);
             assert_ptr_equal(x->lanes, base->lanes);
-            assert_ptr_equal(x->short_kernel, base->short_kernel);
+            assert_ptr_equal(x->short_jobs, base->short_jobs);
             assert_true(x->single_min_len == base->single_min_len);
             assert_non_null(x->ops);
             assert_int_equal(mbgcmi_arch_index(x), (int)i);

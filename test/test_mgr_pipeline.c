@@ -175,7 +175,8 @@ static const char *route_of(const struct run *R, const struct pj *p)
 {
     const tu_jspec *sp = &p->t->sp;
     if (sp->bad != TU_BAD_NONE) return "invalid";
-    if ((uint64_t)sp->len < R->thr) return "lanes";
+    if (!tu_goes_single(R->m, R->thr, sp)) return "lanes or short";
+    if ((uint64_t)sp->len < R->thr) return "single";
     if (sp->iv_len == 12 && R->jobs12) return "pipelined";
     return "single";
 }
@@ -218,7 +219,7 @@ static void run_burst(struct run *R, struct pj *p, unsigned n, const char *what)
             invalid++;
         } else {
             bytes += t->sp.len;
-            if ((uint64_t)t->sp.len >= R->thr) single++;
+            if (tu_goes_single(R->m, R->thr, &t->sp)) single++;
             pipelined += strcmp(route_of(R, &p[i]), "pipelined") == 0;
         }
     }

@@ -169,7 +169,7 @@ static void account(struct sess *S, const tu_tjob *t)
         S->auth++;
         cst[S->cfg].auth++;
     }
-    if ((uint64_t)t->sp.len >= S->thr) {
+    if (tu_goes_single(S->m, S->thr, &t->sp)) {
         S->single++;
         cst[S->cfg].single++;
     } else {

@@ -2,6 +2,7 @@
  * test_util.c — see test_util.h.
  */
 #include "test_util.h"
+#include "jobs_internal.h"
 
 
 #include <errno.h>
@@ -718,6 +719,18 @@ int tu_mgr_has_lanes(int cfg)
 {
     const struct mbgcmi_arch *a = tu_arch(tu_mgr_runs_arch(cfg));
     return a != NULL && a->lanes != NULL;
+}
+
+int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp)
+{
+    if ((uint64_t)sp->len >= thr) {
+        return 1;
+    }
+    if (m->sc != NULL && m->j0_hook == NULL && sp->iv_len == 12 &&
+        sp->aad_len <= MBGCMI_SHORT_MAX_AAD && sp->len <= 16 * MBGCMI_SHORT_MAX_BLOCKS) {
+        return 0;
+    }
+    return (uint64_t)sp->len + (uint64_t)sp->aad_len >= thr;
 }
 
 void tu_mgr_need_lanes(int cfg)

@@ -240,6 +240,11 @@ typedef struct tu_jspec {
     int tag_in_dst;     /* decrypt out of place: the expected tag lives inside dst */
     int bad;            /* enum tu_bad */
 } tu_jspec;
+/* 1 when a valid linear job of shape |sp| runs single-stream on manager |m| whose
+   single-stream threshold is |thr| (the scheduler's routing, jobs_internal.h: long jobs
+   single-stream; short jobs to the short-job kernel when the arch has one; then jobs whose
+   message and AAD together are long). */
+int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp);
 
 /* A test job: its buffers live in one block |mem| laid out as
      [gap][src][gap][dst][gap][tag 16][gap][iv][aad]   (gaps: 32 random canary bytes)

@@ -39,6 +39,6 @@ const struct mbgcmi_arch mbgcmi_arch_aesni = {
     .key_expand = mbgcmi_aesni_key_expand,
     .ops = &ops,
     .lanes = NULL,
-    .short_kernel = NULL,
+    .short_jobs = NULL,
     .single_min_len = 0,
 };

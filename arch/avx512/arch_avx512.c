@@ -1,6 +1,6 @@
 /*
  * arch_avx512.c — the `avx512` arch: VAES and VPCLMULQDQ on zmm with AVX512F/BW/VL (and
- * BMI1/2), with OS AVX-512 state. Jobs up to 128 bytes go to the four-job short kernel (or the
+ * BMI1/2), with OS AVX-512 state. Jobs up to 128 bytes go to the short-job kernel (or the
  * four-lane kernel when the short kernel cannot take them); longer jobs run single-stream
  * through the by-16 kernel, a burst's 12-byte-IV jobs pipelined in one call. The thresholds
  * were measured: docs/design.md, "Hybrid scheduling".
@@ -63,7 +63,7 @@ const struct mbgcmi_arch mbgcmi_arch_avx512 = {
     .key_expand = mbgcmi_aesni_key_expand,
     .ops = &ops,
     .lanes = mbgcmi_avx512_lanes,
-    .short_kernel = mbgcmi_avx512_short,
+    .short_jobs = mbgcmi_avx512_short_jobs,
     .single_min_len = 16 * MBGCMI_SHORT_MAX_BLOCKS + 1,
 };
 
@@ -80,6 +80,6 @@ const struct mbgcmi_arch mbgcmi_arch_avx512_by32 = {
     .key_expand = mbgcmi_aesni_key_expand,
     .ops = &ops_by32,
     .lanes = mbgcmi_avx512_lanes,
-    .short_kernel = mbgcmi_avx512_short,
+    .short_jobs = mbgcmi_avx512_short_jobs,
     .single_min_len = 16 * MBGCMI_SHORT_MAX_BLOCKS + 1,
 };

@@ -41,7 +41,8 @@ int mbgcmi_avx512_by32_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, cons
 
 /* gcm_x4_avx512.asm: the four-lane kernel (core/group.h's lane-kernel contract). */
 unsigned mbgcmi_avx512_lanes(struct mbgcmi_group *g);
-/* gcm_x4short_avx512.asm: the one-pass short-job kernel (core/group.h). */
-unsigned mbgcmi_avx512_short(const struct mbgcmi_short_batch *b);
+/* gcm_short_avx512.asm: the short-job kernel (core/group.h, mbgcmi_short_jobs_fn). */
+uint64_t mbgcmi_avx512_short_jobs(mbgcm_job *const *jobs, const uint32_t *shapes, size_t n,
+                                  unsigned nblk, unsigned flags);
 
 #endif /* MBGCM_ARCH_AVX512_H */

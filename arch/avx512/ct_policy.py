@@ -73,21 +73,21 @@ POLICY = {
             ('rsp', 1044, 4, 'F_ACT: busy lanes'), ('rsp', 1048, 4, 'F_TEXT: text lanes'),
             ('rsp', 1056, 8, 'F_NB: blocks of the bulk step')],
         declassify=AUTHFAIL_DECL),
-    'gcm_x4short_avx512': dict(
-        plan='arch/avx512/gcm_x4short_avx512.asm "Register plan"',
+    'gcm_short_avx512': dict(
+        plan='arch/avx512/gcm_short_avx512.asm "Register plan" and its stack frame',
         flag_regs={
-            'rsi': 'b (the batch)', 'rdi': 'b->active (lane mask; the plan omits it)',
-            'rax': 'lane count / masks', 'rsp': 'stack pointer', 'rbp': 'frame pointer',
-            'r12': 'lane 0 key pointer (compared with the others: one key for all lanes?)',
-            'r13': 'lane 1 key pointer', 'r14': 'lane 2 key pointer',
-            'r15': 'lane 3 key pointer'},
+            'rax': 'job index, rounds, nblk, F_PREV (all from the frame or the arguments)',
+            'rdx': 'jobs left (n - index)', 'r8': 'flags at entry (rounds, one-key bit)',
+            'rsp': 'stack pointer',
+            'k5': 'decrypt lanes\' tag bytes (from the shapes: public)',
+            'k6': 'encrypt lanes\' tag bytes (from the shapes: public)'},
         public_mem=[
-            ('rsi', 0, 64, 'b->job[4], tagmask, active, decrypt, nblk, rmax, k10q, k12q'),
-            ('rsi', 64, 64, 'b->lenblk (lengths)'),
-            ('r8', 0, 88, 'lane 0 job fields (pointers, lengths, dir)'),
-            ('r9', 0, 88, 'lane 1 job fields'), ('r10', 0, 88, 'lane 2 job fields'),
-            ('r11', 0, 88, 'lane 3 job fields'),
-            ('r12', 240, 4, 'lane 0 key->rounds'), ('r13', 240, 4, 'lane 1 key->rounds'),
-            ('r14', 240, 4, 'lane 2 key->rounds'), ('r15', 240, 4, 'lane 3 key->rounds')],
-        declassify=[]),
+            ('rsp', 0, 576, 'frame scalars: job and key pointers, lane masks and length rows '
+             '(from the shapes), indices, counts, the dummy job\'s fields'),
+            ('rbx', 0, 88, 'JA: lane 0 job fields (pointers, lengths, dir)'),
+            ('rsi', 0, 88, 'JB: lane 1 job fields'), ('rdi', 0, 88, 'JC: lane 2 job fields'),
+            ('rbp', 0, 88, 'JD: lane 3 job fields (JA and JB also read the job list and the '
+             'shape words, 32 bytes)')],
+        declassify=[('rsp', 256, 8, 'F_FAIL: each job\'s tag result, reduced to one bit per '
+                     'lane without a branch: public by design (the job\'s status reports it)')]),
 }

@@ -92,6 +92,6 @@ const struct mbgcmi_arch mbgcmi_arch_generic = {
     .key_expand = gen_key_expand,
     .ops = &ops,
     .lanes = mbgcmi_lanes_generic,
-    .short_kernel = NULL,
+    .short_jobs = NULL,
     .single_min_len = UINT64_MAX,
 };

@@ -53,7 +53,7 @@ int mbint_lane_arch(int arch)
 int mbint_same_lanes(int a, int b)
 {
     const struct mbgcmi_arch *x = mbgcmi_arch_at((unsigned)a), *y = mbgcmi_arch_at((unsigned)b);
-    return x->lanes == y->lanes && x->short_kernel == y->short_kernel && x->ops == y->ops;
+    return x->lanes == y->lanes && x->short_jobs == y->short_jobs && x->ops == y->ops;
 }
 
 uint64_t mbint_single_min_len(int arch)

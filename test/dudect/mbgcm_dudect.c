@@ -360,7 +360,7 @@ int main(int argc, char **argv)
             if (!mbgcmi_arch_supported(a) || (only_arch && strcmp(only_arch, a->name))) {
                 continue;
             }
-            if ((!strcmp(targets[t].name, "short") && a->short_kernel == NULL) ||
+            if ((!strcmp(targets[t].name, "short") && a->short_jobs == NULL) ||
                 (!strcmp(targets[t].name, "lanes") && a->lanes == NULL) ||
                 (!strcmp(targets[t].name, "selftest-leaky") && !a->portable)) {
                 continue;

@@ -1,0 +1,695 @@
+; gcm_short_avx512.asm — short AES-GCM jobs, four per lane group, groups software-pipelined:
+; the AES rounds of group s run interleaved with the GHASH of group s-1.
+;
+; uint64_t mbgcmi_avx512_short_jobs(mbgcm_job *const *jobs, const uint32_t *shapes, size_t n,
+;                                   unsigned nblk, unsigned flags);
+;   jobs[0..n-1], 1 <= n <= 64: validated linear jobs, each with a 12-byte IV, at most 16
+;   bytes of AAD, ceil(len / 16) == nblk (0..8) and a key of |flags & 0xFF| rounds (10, 12,
+;   14); flags bit 8: every job has the same key object (rows are then plain broadcasts).
+;   shapes[i] describes job i: aad_len | tag_len << 8 | (bytes of its last block, 0 when
+;   len == 0) << 16 | (0xFF when encrypting, else 0) << 24 (the scheduler builds it while it
+;   validates the job).
+;   Returns bit i set when job i is a decrypt whose tag did not match (the caller zeroes its
+;   dst); writes every job's dst (len bytes), for encrypt jobs its tag (tag_len bytes), and
+;   every job's status: MBGCM_OK (0), or MBGCM_ERR_AUTH (1) for a failed tag. Jobs
+;   in one call must not write into each other's buffers. A job's expected tag is read before
+;   any of its output is written, so it may lie inside its dst. No byte outside a job's
+;   buffers is read or written: partial blocks use byte-masked loads and stores.
+;
+; Layout (as the lane kernels): a zmm "row" holds one 16-byte block of each of the four jobs
+; of a group, lane l = job 4g + l. Per group, with n = nblk:
+;   B0 = J0 = IV || 0^31 || 1, B1..Bn = J0 + 1..n          n+1 AES chains per lane
+;   X rows for GHASH: A (the AAD block, zero-padded; zero when there is none: 0 * H^k adds
+;   nothing), C1..Cn (the ciphertext, zero past each lane's end), L (the length block), each
+;   byte-reflected to V form and multiplied by H^(n+2) .. H^1 of its lane's key; one
+;   Montgomery reduction per group (arch/generic/ghash_ct.c derives it); four lanes are four
+;   unrelated jobs, so there is no cross-lane fold.
+;   T = E_K(J0) ^ S, written under the tag-length mask or compared over the tag bytes.
+; Rows of four keys (round keys, powers) come from one broadcast plus three merge-masked
+; broadcasts (a 16-byte read each); the Karatsuba operand of a power row is computed
+; (pshufd + xor) rather than loaded. Message rows come in the same way, every row of a group
+; before any of its stores (an in-place job's loads must not wait behind its own stores), and
+; leave through xmm and VEXTRACTI32X4 stores (byte-masked xmm stores for a partial last block).
+;
+; Pipelining: stage s computes group s's counters, its AES rounds and, inside rounds 1..9,
+; the GHASH of group s-1 (whose X rows, E_K(J0), expected tags and keys wait in registers),
+; then group s-1's tag, then group s's message (loads, xor, stores) and X rows. A final drain
+; finishes the last group. Idle lanes of the last group run a dummy job whose buffers are on
+; this kernel's stack (wiped on return).
+;
+; CPU: AVX512F/BW/VL + VAES + VPCLMULQDQ + BMI1/BMI2 (the `avx512` arch). ABI: System V.
+;
+; Register plan
+;   JA, JB, JC, JD (rbx, rsi, rdi, rbp)  the current group's job pointers
+;   r8..r11     the current group's key pointers     r12..r15  the previous group's
+;               (r12 is a buffer pointer in the data phase, after the previous group's tag)
+;   rax, rcx, rdx, r12  the data phase's source, then destination pointers; rax the tag
+;               pointers; the job list and the shapes are read through JA and JB (all public
+;               values: lengths, pointers, shapes, masks; no secret ever sits in a GPR)
+;   rax, rcx, rdx  scratch
+;   zmm0..8     B0..Bn of the current group: J0, counters -> E_K(J0), key stream -> output
+;   zmm9        KR: round-key row           zmm10, zmm11  PW, PK: power row, its Karatsuba op.
+;   zmm12       TT: GHASH scratch           zmm13  DD: data row / mask scratch
+;   zmm14       scratch (shapes, inserts)   zmm15  spread index (shapes -> lanes)
+;   zmm16..25   X rows of the previous group: A, C1..Cn, L (then of the current group)
+;   zmm26       E_K(J0) of the previous group       zmm27, zmm28  expected tags: previous,
+;               current group                      zmm29..31  LO, MI, HI of the GHASH
+;   k1, k2, k3  dword masks of lanes 1, 2, 3 (merge-masked broadcasts)
+;   k4..k6      scratch masks
+; Every vector register and the stack frame are cleared before returning.
+default rel
+%include "key.inc"
+%include "clear.inc"
+%include "job.inc"
+
+section .rodata
+%include "consts.inc"
+IDX:    times 4 db 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+SPREAD: dd 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3   ; shape l -> every dword of lane l
+BYTE0:  times 16 db 0, 0, 0, 0          ; VPSHUFB controls: byte b of each lane's shape in
+BYTE1:  times 16 db 1, 1, 1, 1          ; all 16 bytes of the lane
+BYTE2:  times 16 db 2, 2, 2, 2
+BYTE3:  times 16 db 3, 3, 3, 3
+LPAT:   times 4 db 2, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80
+                                        ; {last-block bytes, aad_len} as two qwords per lane
+LADD:                                   ; row n: {16 (n - 1), 0} per lane (row 0: zero):
+        times 8 dq 0                    ; + last-block bytes = the message length
+%assign _j 1
+%rep 8
+        times 4 dq 16 * (_j - 1), 0
+%assign _j _j + 1
+%endrep
+CTRX:                                   ; row j: the last dword of J0 + j in byte order,
+%assign _j 0                            ; 00 00 00 (1 + j) (j <= 8: no carry out of the byte)
+%rep 9
+        times 4 dd 0, 0, 0, (1 + _j) << 24
+%assign _j _j + 1
+%endrep
+DUMMYSHAPE: dd 0xFF101000               ; encrypt, full last block, 16-byte tag, no AAD
+
+; ---- stack frame (rsp 64-byte aligned) ---------------------------------------------------
+%define F_JP     0              ; 4 job pointers of the current group
+%define F_PJP    32             ; 4 job pointers of the previous group
+%define F_L      64             ; the current group's length row (V form)
+%define F_M      128            ; the current group's masks (u64; lane l at bits 16l..):
+%define M_AAD    0              ;   AAD bytes
+%define M_TAIL   8              ;   bytes of the last message block
+%define M_TAGST  16             ;   tag bytes to store (encrypt lanes)
+%define M_TAGC   24             ;   tag bytes to compare (decrypt lanes)
+%define M_ENC    32             ;   qword mask of encrypting lanes (8 bits)
+%define F_PM     192            ; the previous group's masks (same layout)
+%define F_FAIL   256            ; failed-tag bits so far
+%define F_I      264            ; next job to load
+%define F_N      272            ; n
+%define F_R      280            ; rounds
+%define F_LIST   288            ; jobs
+%define F_SHAPES 296            ; shapes
+%define F_PREV   304            ; 1 once there is a previous group to finish
+%define F_PI     312            ; index of the previous group's first job
+%define F_CI     320            ; index of the current group's first job
+%define F_SAVESP 328            ; the caller's rsp
+%define F_SH     352            ; shapes of a partial last group (4 x u32)
+%define F_PTAG   368            ; the previous group's tag pointers (4)
+%define F_DUMMY  448            ; the dummy job of idle lanes (a struct mbgcm_job) ...
+%define F_DBUF   576            ; ... and its buffers: 128 data, 16 IV (and AAD), 16 tag
+%define FRAME    (576 + 192)
+
+%define KR   zmm9
+%define PW   zmm10
+%define PK   zmm11
+%define TT   zmm12
+%define DD   zmm13
+%define SCR  zmm14
+%define SPRD zmm15
+%define EK0P zmm26
+%define ETP  zmm27
+%define ETC  zmm28
+%define GLO  zmm29
+%define GMI  zmm30
+%define GHI  zmm31
+%define JA   rbx
+%define JB   rsi
+%define JC   rdi
+%define JD   rbp
+
+section .text
+
+; ROW4 dst, p0, p1, p2, p3, off: lane l of dst = the 16 bytes at p_l + off
+%macro ROW4 6
+        vbroadcasti32x4 %1, [%2 + %6]
+        vbroadcasti32x4 %1{k1}, [%3 + %6]
+        vbroadcasti32x4 %1{k2}, [%4 + %6]
+        vbroadcasti32x4 %1{k3}, [%5 + %6]
+%endmacro
+%macro CURROW 2                 ; dst, offset into the current group's keys
+%if SAMEKEY
+        vbroadcasti32x4 %1, [r8 + %2]
+%else
+        ROW4    %1, r8, r9, r10, r11, %2
+%endif
+%endmacro
+%macro PREVROW 2                ; dst, offset into the previous group's keys
+%if SAMEKEY
+        vbroadcasti32x4 %1, [r12 + %2]
+%else
+        ROW4    %1, r12, r13, r14, r15, %2
+%endif
+%endmacro
+
+; GH_STEP k: the previous group's X row k (0: A, 1..NB: C_k, NB+1: L) times H^(NB+2-k) into
+; LO/MI/HI (Karatsuba: MI = (x.lo ^ x.hi)(h.lo ^ h.hi)); k = NB+2: the reduction, leaving S
+; (V form) in GHI
+%macro GH_STEP 1
+%assign _k (%1)
+%if _k <= NB + 1
+%assign _x 16 + _k
+        PREVROW PW, HPOW(NB + 2 - _k)
+        vpshufd PK, PW, 0x4e
+        vpxorq  PK, PK, PW                              ; h.lo ^ h.hi in both qwords
+%if _k == 0
+        vpclmulqdq GLO, zmm %+ _x, PW, 0x00
+        vpclmulqdq GHI, zmm %+ _x, PW, 0x11
+        vpshufd TT, zmm %+ _x, 0x4e
+        vpxorq  TT, TT, zmm %+ _x
+        vpclmulqdq GMI, TT, PK, 0x00
+%else
+        vpclmulqdq TT, zmm %+ _x, PW, 0x00
+        vpxorq  GLO, GLO, TT
+        vpclmulqdq TT, zmm %+ _x, PW, 0x11
+        vpxorq  GHI, GHI, TT
+        vpshufd TT, zmm %+ _x, 0x4e
+        vpxorq  TT, TT, zmm %+ _x
+        vpclmulqdq TT, TT, PK, 0x00
+        vpxorq  GMI, GMI, TT
+%endif
+%else
+        vmovdqa64 PW, [POLY]
+        vpternlogq GMI, GLO, GHI, 0x96                  ; MI ^= LO ^ HI
+        vpclmulqdq TT, GLO, PW, 0x00                    ; fold LO into MI
+        vpshufd GLO, GLO, 0x4e
+        vpternlogq GMI, GLO, TT, 0x96
+        vpclmulqdq TT, GMI, PW, 0x00                    ; fold MI into HI
+        vpshufd GMI, GMI, 0x4e
+        vpternlogq GHI, GMI, TT, 0x96
+%endif
+%endmacro
+
+; GH_IN_ROUND r: the GHASH steps that ride in AES round r: step k in round 1 + 9k / (NB + 3)
+%macro GH_IN_ROUND 1
+%assign _k 0
+%rep NB + 3
+%if 1 + (_k * 9) / (NB + 3) == (%1)
+        GH_STEP _k
+%endif
+%assign _k _k + 1
+%endrep
+%endmacro
+
+; ROUND insn, r: AES round r on B0..Bn
+%macro ROUND 2
+        CURROW  KR, 16 * (%2)
+%assign _j 0
+%rep NB + 1
+        %1      zmm %+ _j, zmm %+ _j, KR
+%assign _j _j + 1
+%endrep
+%endmacro
+
+; SMALL dst, field, mask slot: lane l of zmm<dst> = the bytes at job_l->field under lane l's
+; part of the current group's mask (exact reads: byte-masked xmm loads, then inserts)
+%macro SMALL 3
+        kmovq   k6, [rsp + F_M + (%3)]
+        mov     rax, [JA + %2]
+        vmovdqu8 xmm %+ %1{k6}{z}, [rax]
+        kshiftrq k4, k6, 16
+        mov     rax, [JB + %2]
+        vmovdqu8 xmm14{k4}{z}, [rax]
+        vinserti32x4 zmm %+ %1, zmm %+ %1, xmm14, 1
+        kshiftrq k4, k6, 32
+        mov     rax, [JC + %2]
+        vmovdqu8 xmm14{k4}{z}, [rax]
+        vinserti32x4 zmm %+ %1, zmm %+ %1, xmm14, 2
+        kshiftrq k4, k6, 48
+        mov     rax, [JD + %2]
+        vmovdqu8 xmm14{k4}{z}, [rax]
+        vinserti32x4 zmm %+ %1, zmm %+ %1, xmm14, 3
+%endmacro
+
+; Message rows: sources in rax, rcx, rdx, r12 while loading, then (every row of the group
+; loaded) destinations in the same registers.
+; LOADROW / LOADTAIL j: message block j (1-based) of each lane into X row j's register;
+; STOREROW / STORETAIL j: O = D ^ KS into B row j, stored; X row j = the ciphertext (O when
+; encrypting, D when decrypting: k5), byte-reflected.
+%macro LOADROW 1
+%assign _o 16 * ((%1) - 1)
+%assign _x 16 + (%1)
+        vbroadcasti32x4 zmm %+ _x, [rax + _o]
+        vbroadcasti32x4 zmm %+ _x{k1}, [rcx + _o]
+        vbroadcasti32x4 zmm %+ _x{k2}, [rdx + _o]
+        vbroadcasti32x4 zmm %+ _x{k3}, [r12 + _o]
+%endmacro
+%macro LOADTAIL 1
+%assign _o 16 * ((%1) - 1)
+%assign _x 16 + (%1)
+        kmovq   k6, [rsp + F_M + M_TAIL]
+        vmovdqu8 xmm %+ _x{k6}{z}, [rax + _o]
+        kshiftrq k4, k6, 16
+        vmovdqu8 xmm14{k4}{z}, [rcx + _o]
+        vinserti32x4 zmm %+ _x, zmm %+ _x, xmm14, 1
+        kshiftrq k4, k6, 32
+        vmovdqu8 xmm14{k4}{z}, [rdx + _o]
+        vinserti32x4 zmm %+ _x, zmm %+ _x, xmm14, 2
+        kshiftrq k4, k6, 48
+        vmovdqu8 xmm14{k4}{z}, [r12 + _o]
+        vinserti32x4 zmm %+ _x, zmm %+ _x, xmm14, 3
+%endmacro
+%macro DSTPTRS 0
+        mov     rax, [JA + J_DST]
+        mov     rcx, [JB + J_DST]
+        mov     rdx, [JC + J_DST]
+        mov     r12, [JD + J_DST]
+%endmacro
+%macro STOREROW 1
+%assign _o 16 * ((%1) - 1)
+%assign _x 16 + (%1)
+        vpxorq  zmm %+ %1, zmm %+ %1, zmm %+ _x
+        vmovdqu64 [rax + _o], xmm %+ %1
+        vextracti32x4 [rcx + _o], zmm %+ %1, 1
+        vextracti32x4 [rdx + _o], zmm %+ %1, 2
+        vextracti32x4 [r12 + _o], zmm %+ %1, 3
+        vmovdqa64 zmm %+ _x{k5}, zmm %+ %1
+        vpshufb zmm %+ _x, zmm %+ _x, [BSWAP]
+%endmacro
+%macro STORETAIL 1
+%assign _o 16 * ((%1) - 1)
+%assign _x 16 + (%1)
+        vpxorq  zmm %+ %1, zmm %+ %1, zmm %+ _x
+        vmovdqu8 zmm %+ %1{k6}{z}, zmm %+ %1            ; zero past each lane's end
+        vmovdqu8 [rax + _o]{k6}, xmm %+ %1
+        kshiftrq k4, k6, 16
+        vextracti32x4 xmm14, zmm %+ %1, 1
+        vmovdqu8 [rcx + _o]{k4}, xmm14
+        kshiftrq k4, k6, 32
+        vextracti32x4 xmm14, zmm %+ %1, 2
+        vmovdqu8 [rdx + _o]{k4}, xmm14
+        kshiftrq k4, k6, 48
+        vextracti32x4 xmm14, zmm %+ %1, 3
+        vmovdqu8 [r12 + _o]{k4}, xmm14
+        vmovdqa64 zmm %+ _x{k5}, zmm %+ %1
+        vpshufb zmm %+ _x, zmm %+ _x, [BSWAP]
+%endmacro
+
+; PREV_TAG: T = E_K(J0) ^ S of the previous group; its encrypt lanes' tags stored, its decrypt
+; lanes' compared over their tag bytes (all 16 lanes' bytes at once, no early exit); the
+; failed lanes' bits or-ed into F_FAIL at the group's index
+%macro PREV_TAG 0
+        vpshufb GHI, GHI, [BSWAP]
+        vpxorq  EK0P, EK0P, GHI
+        kmovq   k6, [rsp + F_PM + M_TAGST]
+        kortestq k6, k6
+        jz      %%nost
+        mov     rax, [rsp + F_PTAG]
+        vmovdqu8 [rax]{k6}, xmm26
+%assign _l 1
+%rep 3
+        kshiftrq k4, k6, 16 * _l
+        mov     rax, [rsp + F_PTAG + 8 * _l]
+        vextracti32x4 xmm14, EK0P, _l
+        vmovdqu8 [rax]{k4}, xmm14
+%assign _l _l + 1
+%endrep
+%%nost:
+        xor     eax, eax                                ; failed lanes (none unless decrypting)
+        kmovq   k5, [rsp + F_PM + M_TAGC]
+        kortestq k5, k5
+        jz      %%status
+        vpcmpb  k4{k5}, EK0P, ETP, 4                    ; counted tag bytes that differ
+        vpmovm2b SCR, k4
+        vptestmq k4, SCR, SCR                           ; qwords with a difference
+        kmovb   eax, k4
+        mov     edx, eax
+        shr     edx, 1
+        or      eax, edx
+        mov     edx, 0x55
+        pext    eax, eax, edx                           ; one bit per lane
+        mov     rcx, [rsp + F_PI]
+        shlx    rdx, rax, rcx
+        or      [rsp + F_FAIL], rdx
+%%status:
+        ; each job's status: MBGCM_OK (0) or MBGCM_ERR_AUTH (1), its lane's bit
+%assign _l 0
+%rep 4
+        mov     rcx, [rsp + F_PJP + 8 * _l]
+        mov     edx, eax
+%if _l
+        shr     edx, _l
+%endif
+        and     edx, 1
+        mov     [rcx + J_STATUS], edx
+%assign _l _l + 1
+%endrep
+%endmacro
+
+; STAGE: the current group through counters and AES (the previous group's GHASH inside), the
+; previous group's tag, then the current group's message and X rows
+%macro STAGE 0
+        mov     eax, 0x0FFF                             ; 12 IV bytes
+        kmovw   k4, eax
+        mov     rax, [JA + J_IV]
+        vmovdqu8 xmm0{k4}{z}, [rax]
+        mov     rax, [JB + J_IV]
+        vmovdqu8 xmm14{k4}{z}, [rax]
+        vinserti32x4 zmm0, zmm0, xmm14, 1
+        mov     rax, [JC + J_IV]
+        vmovdqu8 xmm14{k4}{z}, [rax]
+        vinserti32x4 zmm0, zmm0, xmm14, 2
+        mov     rax, [JD + J_IV]
+        vmovdqu8 xmm14{k4}{z}, [rax]
+        vinserti32x4 zmm0, zmm0, xmm14, 3
+        CURROW  KR, 0
+        vpxorq  zmm0, zmm0, KR                          ; IV || 0^32, whitened with rk0
+%assign _j NB
+%rep NB + 1
+        vpxorq  zmm %+ _j, zmm0, [CTRX + 64 * _j]       ; B_j = J0 + j, whitened
+%assign _j _j - 1
+%endrep
+        vmovdqa64 ETP, ETC
+        cmp     qword [rsp + F_M + M_TAGC], 0
+        je      %%noet
+        SMALL   28, J_TAG, M_TAGC                       ; before any of this group's stores
+%%noet:
+        cmp     dword [rsp + F_PREV], 0
+        je      %%first
+%assign _r 1
+%rep 9
+        ROUND   vaesenc, _r
+        GH_IN_ROUND _r
+%assign _r _r + 1
+%endrep
+        jmp     %%r10
+%%first:
+%assign _r 1
+%rep 9
+        ROUND   vaesenc, _r
+%assign _r _r + 1
+%endrep
+%%r10:
+        mov     eax, [rsp + F_R]
+        cmp     eax, 10
+        je      %%last10
+        ROUND   vaesenc, 10
+        ROUND   vaesenc, 11
+        cmp     eax, 12
+        je      %%last12
+        ROUND   vaesenc, 12
+        ROUND   vaesenc, 13
+        ROUND   vaesenclast, 14
+        jmp     %%aesdone
+%%last12:
+        ROUND   vaesenclast, 12
+        jmp     %%aesdone
+%%last10:
+        ROUND   vaesenclast, 10
+%%aesdone:
+        cmp     dword [rsp + F_PREV], 0
+        je      %%notag
+        PREV_TAG
+%%notag:
+        vmovdqa64 EK0P, zmm0
+        kmovb   k5, [rsp + F_M + M_ENC]
+%if NB > 0
+        mov     rax, [JA + J_SRC]
+        mov     rcx, [JB + J_SRC]
+        mov     rdx, [JC + J_SRC]
+        mov     r12, [JD + J_SRC]
+%assign _j 1
+%rep NB - 1
+        LOADROW _j
+%assign _j _j + 1
+%endrep
+        cmp     qword [rsp + F_M + M_TAIL], -1
+        jne     %%tail
+        LOADROW NB
+        DSTPTRS
+%assign _j 1
+%rep NB
+        STOREROW _j
+%assign _j _j + 1
+%endrep
+        jmp     %%tdone
+%%tail:
+        LOADTAIL NB
+        DSTPTRS
+%assign _j 1
+%rep NB - 1
+        STOREROW _j
+%assign _j _j + 1
+%endrep
+        STORETAIL NB
+%%tdone:
+%endif
+        vpxorq  zmm16, zmm16, zmm16
+        cmp     qword [rsp + F_M + M_AAD], 0
+        je      %%noaad
+        SMALL   16, J_AAD, M_AAD
+        vpshufb zmm16, zmm16, [BSWAP]
+%%noaad:
+%assign _x 17 + NB
+        vmovdqa64 zmm %+ _x, [rsp + F_L]
+%endmacro
+
+; NEXT_GROUP done: the current group becomes the previous one; the next four jobs (dummies
+; past the end) become the current group, with their masks, length row and keys. Jumps to
+; |done| when no job is left.
+%macro NEXT_GROUP 1
+        mov     [rsp + F_PJP], JA
+        mov     [rsp + F_PJP + 8], JB
+        mov     [rsp + F_PJP + 16], JC
+        mov     [rsp + F_PJP + 24], JD
+        mov     rax, [JA + J_TAG]
+        mov     [rsp + F_PTAG], rax
+        mov     rax, [JB + J_TAG]
+        mov     [rsp + F_PTAG + 8], rax
+        mov     rax, [JC + J_TAG]
+        mov     [rsp + F_PTAG + 16], rax
+        mov     rax, [JD + J_TAG]
+        mov     [rsp + F_PTAG + 24], rax
+        mov     rax, [rsp + F_M + M_TAGST]
+        mov     [rsp + F_PM + M_TAGST], rax
+        mov     rax, [rsp + F_M + M_TAGC]
+        mov     [rsp + F_PM + M_TAGC], rax
+        mov     r12, r8
+        mov     r13, r9
+        mov     r14, r10
+        mov     r15, r11
+        mov     rax, [rsp + F_CI]
+        mov     [rsp + F_PI], rax
+        mov     rax, [rsp + F_I]
+        mov     [rsp + F_CI], rax
+        cmp     rax, [rsp + F_N]
+        jae     %1
+        mov     rdx, [rsp + F_N]
+        sub     rdx, rax                                ; jobs left
+        ; the list and the shapes are read through JA/JB (public: pointers and shapes)
+        mov     JA, [rsp + F_SHAPES]
+        lea     JA, [JA + 4 * rax]
+        mov     JB, [rsp + F_LIST]
+        lea     JB, [JB + 8 * rax]
+        cmp     rdx, 4
+        jb      %%partial
+        vmovdqu32 xmm14, [JA]
+        mov     JA, [JB]
+        mov     JC, [JB + 16]
+        mov     JD, [JB + 24]
+        mov     JB, [JB + 8]
+        jmp     %%loaded
+%%partial:
+        ; dummy jobs (and shapes) past the end
+        mov     ecx, [DUMMYSHAPE]
+        mov     [rsp + F_SH + 4], ecx
+        mov     [rsp + F_SH + 8], ecx
+        mov     [rsp + F_SH + 12], ecx
+        lea     JC, [rsp + F_DUMMY]
+        mov     JD, JC
+        mov     ecx, [JA]
+        mov     [rsp + F_SH], ecx
+        cmp     rdx, 2
+        jb      %%p1
+        mov     ecx, [JA + 4]
+        mov     [rsp + F_SH + 4], ecx
+        cmp     rdx, 3
+        jb      %%p2
+        mov     ecx, [JA + 8]
+        mov     [rsp + F_SH + 8], ecx
+        mov     JC, [JB + 16]
+%%p2:
+        mov     JA, [JB]
+        mov     JB, [JB + 8]
+        jmp     %%pdone
+%%p1:
+        mov     JA, [JB]
+        mov     JB, JD
+%%pdone:
+        vmovdqu32 xmm14, [rsp + F_SH]
+%%loaded:
+        add     rax, 4
+        mov     [rsp + F_I], rax
+        mov     [rsp + F_JP], JA
+        mov     [rsp + F_JP + 8], JB
+        mov     [rsp + F_JP + 16], JC
+        mov     [rsp + F_JP + 24], JD
+        ; masks from the shapes: lane l's shape in every dword of the lane, one byte field
+        ; spread over the lane's 16 bytes, compared with the byte index
+        vpermd  zmm14, SPRD, zmm14
+        vpshufb DD, zmm14, [BYTE0]
+        vpcmpub k4, DD, [IDX], 6                        ; index < aad_len
+        kmovq   [rsp + F_M + M_AAD], k4
+        vpshufb DD, zmm14, [BYTE2]
+        vpcmpub k4, DD, [IDX], 6                        ; index < bytes of the last block
+        kmovq   [rsp + F_M + M_TAIL], k4
+        vpshufb DD, zmm14, [BYTE3]
+        vpmovb2m k5, DD                                 ; bytes of encrypting lanes
+        vpmovq2m k6, DD
+        kmovq   [rsp + F_M + M_ENC], k6
+        vpshufb DD, zmm14, [BYTE1]
+        vpcmpub k4, DD, [IDX], 6                        ; index < tag_len
+        kandq   k6, k4, k5
+        kmovq   [rsp + F_M + M_TAGST], k6
+        kandnq  k6, k5, k4
+        kmovq   [rsp + F_M + M_TAGC], k6
+        vpshufb DD, zmm14, [LPAT]
+        vpaddq  DD, DD, [LADD + 64 * NB]
+        vpsllq  DD, DD, 3                               ; {len, aad_len} in bits
+        vmovdqa64 [rsp + F_L], DD
+        mov     r8, [JA + J_KEY]
+        mov     r9, [JB + J_KEY]
+        mov     r10, [JC + J_KEY]
+        mov     r11, [JD + J_KEY]
+%endmacro
+
+; BODY: the whole call for NB blocks (SAMEKEY chosen by the caller's flag)
+%macro BODY 0
+        NEXT_GROUP %%drain
+%%loop:
+        STAGE
+        mov     dword [rsp + F_PREV], 1
+        NEXT_GROUP %%drain
+        jmp     %%loop
+%%drain:
+        vmovdqa64 ETP, ETC
+%assign _k 0
+%rep NB + 3
+        GH_STEP _k
+%assign _k _k + 1
+%endrep
+        PREV_TAG
+        jmp     .exit
+%endmacro
+
+global mbgcmi_avx512_short_jobs:function hidden
+mbgcmi_avx512_short_jobs:
+        push    rbp
+        push    rbx
+        push    r12
+        push    r13
+        push    r14
+        push    r15
+        mov     rax, rsp
+        sub     rsp, FRAME
+        and     rsp, -64
+        mov     [rsp + F_SAVESP], rax
+        mov     [rsp + F_LIST], rdi
+        mov     [rsp + F_SHAPES], rsi
+        mov     [rsp + F_N], rdx
+        movzx   eax, r8b
+        mov     [rsp + F_R], rax
+        xor     eax, eax
+        mov     [rsp + F_FAIL], rax
+        mov     [rsp + F_I], rax
+        mov     [rsp + F_CI], rax
+        mov     [rsp + F_PREV], rax
+        ; the dummy job: job 0's key, encrypt, zero IV, no AAD, nblk full blocks, own buffers
+        mov     JA, [rdi]
+        mov     rax, [JA + J_KEY]
+        mov     [rsp + F_DUMMY + J_KEY], rax
+        mov     dword [rsp + F_DUMMY + J_DIR], 1
+        lea     rax, [rsp + F_DBUF + 128]
+        mov     [rsp + F_DUMMY + J_IV], rax
+        mov     qword [rsp + F_DUMMY + J_IVLEN], 12
+        mov     [rsp + F_DUMMY + J_AAD], rax
+        mov     qword [rsp + F_DUMMY + J_AADLEN], 0
+        lea     rax, [rsp + F_DBUF]
+        mov     [rsp + F_DUMMY + J_SRC], rax
+        mov     [rsp + F_DUMMY + J_DST], rax
+        mov     rax, rcx
+        shl     rax, 4
+        mov     [rsp + F_DUMMY + J_LEN], rax
+        lea     rax, [rsp + F_DBUF + 144]
+        mov     [rsp + F_DUMMY + J_TAG], rax
+        mov     qword [rsp + F_DUMMY + J_TAGLEN], 16
+        vpxord  xmm0, xmm0, xmm0
+        vmovdqa64 [rsp + F_DBUF], zmm0
+        vmovdqa64 [rsp + F_DBUF + 64], zmm0
+        vmovdqa64 [rsp + F_DBUF + 128], zmm0
+        vpxord  ETC, ETC, ETC
+        vmovdqa64 SPRD, [SPREAD]
+        lea     JA, [rsp + F_DUMMY]                     ; a "previous group" before the first
+        mov     JB, JA
+        mov     JC, JA
+        mov     JD, JA
+        mov     eax, 0x00F0
+        kmovw   k1, eax
+        mov     eax, 0x0F00
+        kmovw   k2, eax
+        mov     eax, 0xF000
+        kmovw   k3, eax
+        mov     eax, ecx
+        test    r8d, 0x100
+        jnz     .same
+%assign _nb 0
+%rep 9
+        cmp     eax, _nb
+        je      .d %+ _nb
+%assign _nb _nb + 1
+%endrep
+.same:
+%assign _nb 0
+%rep 9
+        cmp     eax, _nb
+        je      .s %+ _nb
+%assign _nb _nb + 1
+%endrep
+
+%assign _nb 0
+%rep 9
+%define NB _nb
+%assign SAMEKEY 0
+.d %+ _nb:
+        BODY
+%assign SAMEKEY 1
+.s %+ _nb:
+        BODY
+%undef NB
+%assign _nb _nb + 1
+%endrep
+
+.exit:
+        mov     rax, [rsp + F_FAIL]
+        mov     rcx, [rsp + F_SAVESP]
+        vpxord  xmm0, xmm0, xmm0
+%assign _o 0
+%rep FRAME / 64
+        vmovdqa64 [rsp + 64 * _o], zmm0
+%assign _o _o + 1
+%endrep
+        CLEAR_VREGS zmm
+        mov     rsp, rcx
+        pop     r15
+        pop     r14
+        pop     r13
+        pop     r12
+        pop     rbx
+        pop     rbp
+        ret
+
+section .note.GNU-stack noalloc noexec nowrite progbits
