@@ -33,7 +33,7 @@ static const struct mbgcmi_gcm_ops ops_by32 = {
     .ctr_dec = mbgcmi_avx512_by32_ctr_dec,
     .whole = mbgcmi_avx512_by32_gcm,
     .whole12 = mbgcmi_avx512_by32_gcm12,
-    .jobs12 = mbgcmi_avx512_gcm12_jobs,
+    .jobs12 = mbgcmi_avx512_by32_jobs12,
 };
 
 /* by32 on AMD family 0x1A and later (two VAESENC zmm per cycle at latency 4: eight AES chains
