@@ -184,7 +184,18 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
     mbgcm_job *job = &m->ring[(m->head + m->count) & m->qmask];
     m->count++;
     const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
-    mbgcmi_sched_accept(m, job, now, MBGCMI_RUN_FULL);
+    unsigned cls;
+    uint32_t shape;
+    if (m->sc != NULL && m->j0_hook == NULL && (uint64_t)job->len < m->single_min_len &&
+        mbgcmi_short_fast(job, MBGCMI_SHORT_MAX_AAD, 16 * MBGCMI_SHORT_MAX_BLOCKS, &cls,
+                          &shape)) {
+        /* the common short job: checked in one pass, straight to its class */
+        m->jobs++;
+        m->bytes += job->len;
+        mbgcmi_short_add(m, job, cls, shape, now, MBGCMI_SHORT_RING, MBGCMI_RUN_FULL);
+    } else {
+        mbgcmi_sched_accept(m, job, now, MBGCMI_RUN_FULL);
+    }
     if (m->timeout_ns) {
         mbgcmi_sched_expire(m, now);
     }

@@ -64,34 +64,41 @@ static inline int mbgcmi_check_job_inline(const mbgcm_job *job)
 /* The common short job in one pass: 1 when |job| is valid, linear, has a 12-byte IV, at most
    |max_aad| bytes of AAD and at most |max_len| of message, with *cls and *shape set for the
    short-job classes; 0 for anything else (which then takes the general path, where every
-   check gives its status). The checks are the ones above, folded into one test: each term
-   is non-zero exactly when its check fails. */
-static inline int mbgcmi_short_fast(const mbgcm_job *job, size_t max_aad, size_t max_len,
-                                    unsigned *cls, uint32_t *shape)
+   check gives its status). The checks are the ones above. They are separate branches on
+   purpose: for valid jobs each is a not-taken compare-and-branch, one fused operation, where
+   folding the terms into one value with flag-to-register moves measured about three times the
+   instructions. None of them depends on secret data. */
+static inline __attribute__((always_inline)) int
+mbgcmi_short_fast(const mbgcm_job *job, size_t max_aad, size_t max_len, unsigned *cls,
+                  uint32_t *shape)
 {
-    const size_t len = job->len, aad = job->aad_len;
-    if (__builtin_expect(((job->iv_len ^ 12) | (uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl |
-                          (uintptr_t)job->reserved_ | (aad > max_aad) | (len > max_len)) != 0, 0)) {
-        return 0;
-    }
+#define MBGCMI_NO_(c) if (__builtin_expect(!!(c), 0)) return 0
+    const uint64_t len = job->len, aad = job->aad_len, tl = job->tag_len;
     const mbgcm_key *key = job->key;
-    const size_t tl = job->tag_len;
-    const uintptr_t src = (uintptr_t)job->src, dst = (uintptr_t)job->dst;
-    const uint64_t d = (uint64_t)(src - dst);
     const unsigned dir = (unsigned)job->dir;
-    const uint64_t bad =
-        (uint64_t)(dir - 1u > 1u) | ((uintptr_t)key & 63) | (uint64_t)(key == NULL) |
-        (uint64_t)(tl > 16) | (uint64_t)(((0x1F110u >> (tl & 31)) & 1u) ^ 1u) |
-        (uint64_t)(job->iv == NULL) | (uint64_t)(job->tag == NULL) |
-        (uint64_t)((aad != 0) & (job->aad == NULL)) |
-        (uint64_t)((len != 0) & ((src == 0) | (dst == 0) |
-                                 ((d != 0) & (d + len - 1 < 2 * (uint64_t)len - 1))));
-    if (__builtin_expect(bad != 0, 0) || !mbgcmi_key_ok(key)) {
-        return 0;
+    /* shape and kind: a 12-byte IV, linear, no extension, short lengths */
+    MBGCMI_NO_(job->iv_len != 12);
+    MBGCMI_NO_(((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl | (uintptr_t)job->reserved_) != 0);
+    MBGCMI_NO_(aad > max_aad);
+    MBGCMI_NO_(len > max_len);
+    /* direction; tag length 4, 8 or 12..16; the key present, aligned and initialized */
+    MBGCMI_NO_(dir - 1u > 1u);
+    MBGCMI_NO_(tl - 4 > 12 || ((0x1F110u >> tl) & 1u) == 0);
+    MBGCMI_NO_(key == NULL || ((uintptr_t)key & 63) != 0 || !mbgcmi_key_ok(key));
+    /* pointers: IV and tag always, AAD with a length, source and destination with a message,
+       which are the same buffer or disjoint (distance outside -len .. len) */
+    MBGCMI_NO_(job->iv == NULL || job->tag == NULL);
+    MBGCMI_NO_(aad != 0 && job->aad == NULL);
+    if (len != 0) {
+        const uintptr_t src = (uintptr_t)job->src, dst = (uintptr_t)job->dst;
+        const uint64_t d = src - dst;
+        MBGCMI_NO_(src == 0 || dst == 0);
+        MBGCMI_NO_(d != 0 && d + len - 1 < 2 * len - 1);
     }
-    *cls = (unsigned)((len + 15) >> 4) * 3 + (mbgcmi_key_c(key)->rounds - 10) / 2;
-    *shape = (uint32_t)aad | (uint32_t)tl << 8 |
-             (uint32_t)(len ? len - 16 * ((len - 1) >> 4) : 0) << 16 |
+#undef MBGCMI_NO_
+    const uint64_t nb = (len + 15) >> 4;
+    *cls = (unsigned)nb * 3 + (mbgcmi_key_c(key)->rounds - 10) / 2;
+    *shape = (uint32_t)aad | (uint32_t)tl << 8 | (uint32_t)(len ? len + 16 - 16 * nb : 0) << 16 |
              (dir == MBGCM_ENCRYPT ? UINT32_C(0xFF000000) : 0);
     return 1;
 }

@@ -8,6 +8,8 @@
  *     MBGCM_ERR_AUTH with dst zeroed;
  *   - scatter-gather destinations whose segments share memory are MBGCM_ERR_INVALID (the
  *     same list in place, or a separate destination list), and the manager keeps working;
+ *   - a short job with any one defect gets the status the general checks give (ring and
+ *     burst, every arch), its neighbours come out right and the manager keeps working;
  *   - mbgcm_config.arch "" is an unknown arch (MBGCM_ERR_UNSUPPORTED) whatever MBGCM_ARCH
  *     says, and MBGCM_ARCH set but empty counts as unset;
  *   - mbgcm_config's memory hooks: used for the one allocation, 64-byte aligned, wiped before
@@ -405,6 +407,107 @@ static void test_sgl_overlapping_segments(void **state)
     tu_keys_free(keys, 1);
 }
 
+/* ---- short jobs with one defect ------------------------------------------------------ */
+
+/* The short-job path checks a job in one pass; every single defect must still get the status
+   the general checks give, on each side of it valid jobs must come out right, and the
+   manager must keep working. */
+#define NDEF 20
+
+static int defect_apply(mbgcm_job *j, int d, uint8_t *scratch, const mbgcm_key *zero_key)
+{
+    switch (d) {
+    case 0: j->dir = 0; return MBGCM_ERR_INVALID;
+    case 1: j->dir = 3; return MBGCM_ERR_INVALID;
+    case 2: j->key = NULL; return MBGCM_ERR_INVALID;
+    case 3: j->key = (const mbgcm_key *)((const uint8_t *)j->key + 16); return MBGCM_ERR_INVALID;
+    case 4: j->key = zero_key; return MBGCM_ERR_INVALID; /* never initialised */
+    case 5: j->tag_len = 0; return MBGCM_ERR_TAG_LEN;
+    case 6: j->tag_len = 3; return MBGCM_ERR_TAG_LEN;
+    case 7: j->tag_len = 5; return MBGCM_ERR_TAG_LEN;
+    case 8: j->tag_len = 11; return MBGCM_ERR_TAG_LEN;
+    case 9: j->tag_len = 17; return MBGCM_ERR_TAG_LEN;
+    case 10: j->tag_len = 36; return MBGCM_ERR_TAG_LEN; /* 36 & 31 = 4, a valid length */
+    case 11: j->iv = NULL; return MBGCM_ERR_INVALID;
+    case 12: j->tag = NULL; return MBGCM_ERR_INVALID;
+    case 13: j->aad = NULL; j->aad_len = 5; return MBGCM_ERR_INVALID;
+    case 14: j->src = NULL; return MBGCM_ERR_INVALID;
+    case 15: j->dst = NULL; return MBGCM_ERR_INVALID;
+    case 16: /* destination one byte after the source, which holds the message */
+        memcpy(scratch, j->src, j->len);
+        j->src = scratch;
+        j->dst = scratch + 1;
+        return MBGCM_ERR_INVALID;
+    case 17: /* destination ends one byte into the source */
+        memcpy(scratch + j->len - 1, j->src, j->len);
+        j->src = scratch + j->len - 1;
+        j->dst = scratch;
+        return MBGCM_ERR_INVALID;
+    case 18: j->iv_len = 0; return MBGCM_ERR_IV_LEN;
+    default: j->reserved_ = scratch; return MBGCM_ERR_INVALID; /* unknown extension */
+    }
+}
+
+static void test_short_job_defects(void **state)
+{
+    (void)state;
+    int cfgs[TU_MGR_NCFG];
+    const int nc = tu_mgr_configs(cfgs);
+    tu_key *keys = tu_keys_new(&rng, 3, 0);
+    mbgcm_key *zero_key = aligned_alloc(64, (sizeof *zero_key + 63) & ~(size_t)63);
+    assert_non_null(zero_key);
+    memset(zero_key, 0, sizeof *zero_key);
+    struct msg *msg = tu_xmalloc(2 * NDEF * sizeof *msg);
+    uint8_t *out = tu_xmalloc(2 * NDEF * 160), *scratch = tu_xmalloc(2 * NDEF * 320);
+    mbgcm_job jobs[2 * NDEF];
+    uint8_t tags[2 * NDEF][16];
+    for (int c = 0; c < nc; c++) {
+        for (int burst = 0; burst < 2; burst++) {
+            mbgcm_mgr *m = tu_mgr_open(cfgs[c], 4, 16, 0);
+            int want[2 * NDEF];
+            for (unsigned i = 0; i < 2 * NDEF; i++) {
+                msg_make(&msg[i], &keys[i % 3], P_SHORT);
+                job_set(&jobs[i], &msg[i], out + 160 * i, msg[i].tag, NULL);
+                want[i] = MBGCM_OK;
+                if (i & 1) { /* odd jobs carry one defect, even ones none */
+                    jobs[i].dir = MBGCM_ENCRYPT;
+                    jobs[i].src = msg[i].pt;
+                    jobs[i].tag = tags[i];
+                    want[i] = defect_apply(&jobs[i], (int)i / 2, scratch + 320 * i, zero_key);
+                }
+                jobs[i].status = 12345;
+            }
+            run_jobs(m, jobs, 2 * NDEF, burst, NULL, NULL);
+            for (unsigned i = 0; i < 2 * NDEF; i++) {
+                TU_CHECK(jobs[i].status == want[i], "%s, %s: job %u (defect %d): status %d, want %d",
+                         tu_mgr_label(cfgs[c]), burst ? "burst" : "ring", i,
+                         i & 1 ? (int)i / 2 : -1, jobs[i].status, want[i]);
+                if (want[i] == MBGCM_OK) {
+                    TU_MEM_EQ(out + 160 * i, msg[i].pt, msg[i].len, "%s: job %u plaintext",
+                              tu_mgr_label(cfgs[c]), i);
+                }
+            }
+            /* still working: the same jobs without their defects */
+            for (unsigned i = 0; i < 2 * NDEF; i++) {
+                job_set(&jobs[i], &msg[i], out + 160 * i, msg[i].tag, NULL);
+            }
+            run_jobs(m, jobs, 2 * NDEF, burst, NULL, NULL);
+            for (unsigned i = 0; i < 2 * NDEF; i++) {
+                TU_CHECK(jobs[i].status == MBGCM_OK, "%s: job %u status %d after the defects",
+                         tu_mgr_label(cfgs[c]), i, jobs[i].status);
+                TU_MEM_EQ(out + 160 * i, msg[i].pt, msg[i].len, "%s: job %u plaintext",
+                          tu_mgr_label(cfgs[c]), i);
+            }
+            mbgcm_mgr_free(m);
+        }
+    }
+    free(scratch);
+    free(out);
+    free(msg);
+    free(zero_key);
+    tu_keys_free(keys, 3);
+}
+
 /* ---- arch names ------------------------------------------------------------------------ */
 
 static void test_arch_empty_string(void **state)
@@ -522,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_tag_inside_dst),
         cmocka_unit_test(test_tag_changed_too_early),
         cmocka_unit_test(test_sgl_overlapping_segments),
+        cmocka_unit_test(test_short_job_defects),
         cmocka_unit_test(test_arch_empty_string),
         cmocka_unit_test(test_mem_hooks),
     };
