@@ -189,11 +189,13 @@ section .text
 %endmacro
 
 ; GK_SLOT nr, r: the GHASH steps after round r of an nr-round pass: step i after round
-; 1 + floor(i * (nr - 2) / 8), which spreads the nine steps over rounds 1 .. nr - 1
+; 1 + floor(i * (nr - 2) / 8), which spreads the nine steps over rounds 1 .. nr - 1 (where
+; they go hardly matters to the loop's speed: the out-of-order core evens them out)
 %macro GK_SLOT 2
 %assign _i 0
 %rep 9
-%if 1 + (_i * ((%1) - 2)) / 8 == (%2)
+%assign _at 1 + (_i * ((%1) - 2)) / 8
+%if _at == (%2)
         GK_STEP _i
 %endif
 %assign _i _i + 1
@@ -518,8 +520,9 @@ mbgcmi_avx512_by32_gcm:
         vpxorq  xmm16, xmm16, xmm16
         mov     qword [rsp + GF_MODE], 0                ; the full tag to tag[16]
 .common:
-        ; F = 32 (a message ending on a 512-byte boundary, or a tail of more than 496 bytes)
-        ; puts the first block of the final GHASH at H^33
+        ; F = 32 (a tail of more than 496 bytes, or, encrypting, a message ending on a 512-byte
+        ; boundary: its last group waits for the final GHASH) puts the first block of the final
+        ; GHASH at H^33
         mov     eax, ebx
         and     eax, 511
         jz      .f_bound
@@ -529,6 +532,8 @@ mbgcmi_avx512_by32_gcm:
 .f_bound:
         test    rbx, rbx
         jz      .no33
+        cmp     dword [rsp + GF_DEC], 0
+        jne     .no33
 .need33:
         H33
 .no33:
@@ -633,6 +638,11 @@ mbgcmi_avx512_by32_gcm:
 .placed:
         test    edx, edx
         jz      .hashed                                 ; ctr op without blocks
+        cmp     edx, 1
+        jne     .hash_n
+        GHASH1  xmm4                                    ; one block (the length block after a
+        jmp     .hashed                                 ; decrypting bulk): xmm, no lane fold
+.hash_n:
         FINAL_HASH
 .hashed:
         cmp     dword [rsp + GF_MODE], 2
