@@ -239,7 +239,7 @@ ln -sfn "$(basename "$TXT")" "$RESULTS/latest.txt"
 if [ "$DOCS" -eq 1 ]; then
   log "updating docs/perf.md and docs/perf-latest.png"
   [ "$plotted" -eq 1 ] && cp "$PNG" "$ROOT/docs/perf-latest.png"
-  # The block between the markers: this run's header, summary, DESIGN targets, latency and
+  # The block between the markers: this run's header, summary, small-message targets, latency and
   # threads tables, the kernel breakdown (full runs), then the full throughput table folded.
   block="$BUILD/perf-block.md"
   {
