@@ -647,14 +647,17 @@ mbgcmi_avx512_by32_gcm:
 .hashed:
         cmp     dword [rsp + GF_MODE], 2
         jne     .tag
-        ; ctr ops: S out, and the next counter: inc32 by the blocks done
+        ; ctr ops: S out, and the next counter: inc32 by the blocks done, stored as one 16-byte
+        ; block (the next call loads it as one: a load spanning two stores is not forwarded)
         vmovdqu64 [r13], xmm16
         mov     eax, [r12 + 12]
         bswap   eax
         shr     rbx, 4
         add     eax, ebx
         bswap   eax
-        mov     [r12 + 12], eax
+        vmovdqu64 xmm20, [r12]
+        vpinsrd xmm20, xmm20, eax, 3
+        vmovdqu64 [r12], xmm20
         jmp     .out
 .tag:
         TAG_OUT
