@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * aead.c — the one-shot calls: argument checks (all of them before any memory is touched,
  * jobs/validate.h), then the single-message driver of the arch chosen for this process.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ctx.c — the incremental single-message API: argument checks and call order around the
  * streaming core (core/gcm_stream.c), on the one-shot arch's kernels (the wide zmm kernels on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * errors.c — status texts and the version string. The texts are fixed strings: they never
  * include key, IV or data bytes.

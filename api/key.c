@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * key.c — mbgcm_key_init / mbgcm_key_wipe: the key expanded by the best arch (every arch writes
  * the same bytes; layout in core/key.h). No allocation.

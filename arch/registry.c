@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * registry.c — the one list of arches, slowest to fastest (generic first). Names, "auto",
  * support and the one-shot choice are all derived from it (core/arch.c). A portable build

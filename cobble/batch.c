@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * batch.c — the same-key chunk batch call: one key, one contiguous buffer cut into fixed-size
  * chunks, one IV / AAD / tag per chunk, through the caller's manager as bursts of

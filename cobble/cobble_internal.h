@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cobble_internal.h — internal interfaces of the Cobblestone layer (cobble/) and its tests.
  *

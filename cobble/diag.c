@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * diag.c — what a failed chunk means: "trailing data" or "modified".
  *

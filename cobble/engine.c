@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * engine.c — runs of Cobblestone chunks through job managers, and the worker pool.
  *

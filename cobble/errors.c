@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * errors.c — texts of the Cobblestone status codes (fixed strings: never key or data bytes).
  * The codes of mbgcm.h are described by mbgcm_strerror; the Cobblestone calls use some of them

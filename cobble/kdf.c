@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * kdf.c — Cobblestone key schedule: HKDF-Expand with SHA-512 from OpenSSL's libcrypto (no
  * Extract step: the uniformly random input key is the PRK), the commitment, the per-chunk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm_cobble.h — storage calls of mbgcm: Cobblestone chunked encryption
  * (c2sp.org/chunked-encryption v1) and the same-key chunk batch call.

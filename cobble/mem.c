@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mem.c — every allocation the Cobblestone layer makes: 64-byte aligned, through hooks the
  * tests replace (allocation failures, wipe-before-free checks).

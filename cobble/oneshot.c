@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * oneshot.c — whole-buffer Cobblestone calls: lengths, seal, open, and raw mode (hazmat).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * arch.c — choosing an arch from the registry (arch/registry.c): support, the best one,
  * names, and the one-shot API's choice. No arch is named here: every answer comes from the

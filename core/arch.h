@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * arch.h — the arch descriptor and the registry (arch/registry.c, core/arch.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cpu.c — what the CPU and the OS support, probed once.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cpu.h — what the CPU and the OS support (core/cpu.c), as feature bits the arch descriptors
  * require (struct mbgcmi_arch.requires).

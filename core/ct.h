@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct.h — constant-time checking hooks (docs/security.md, "ctgrind").
  *

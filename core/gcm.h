@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gcm.h — single-message GCM: the op table an arch provides, the driver that composes it
  * (core/gcm_single.c) and the stream for messages in pieces (core/gcm_stream.c). Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gcm_single.c — the single-message GCM driver and the portable (`generic`) op table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gcm_stream.c — GCM over a message that arrives in pieces of any length: whole blocks go
  * straight to the arch's CTR+GHASH kernel; a piece that ends inside a block keeps that block's

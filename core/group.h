@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * group.h — the kernels' ABI: the lane group (four jobs side by side), the short-job list,
  * and the kernel function types. Kernels compute only; the scheduler (jobs/) decides.

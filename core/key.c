@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * key.c — key setup around an arch's key expansion (round keys and H powers; every arch
  * writes the same bytes), the Montgomery form of H, and the GCM length block.

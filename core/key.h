@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * key.h — the expanded key's layout (the kernels' view of struct mbgcm_key), the V form of
  * GHASH blocks, and the SP 800-38D limits.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util.c — small helpers every layer uses: a wipe the compiler keeps, a stack burn, a
  * constant-time compare, and the library's one allocator (with its test hooks).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util.h — helpers every layer uses: a wipe the compiler keeps, a constant-time compare, the
  * overlap test for buffers, byte order, and the library's one allocator (core/util.c).

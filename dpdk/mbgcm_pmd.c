@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm_pmd.c — the crypto_mbgcm virtual device: flavour table and capabilities, devargs,
  * probe/remove on the vdev bus, driver registration.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm_pmd_dp.c — crypto_mbgcm datapath: rte_crypto_op to mbgcm_job and back.
  *

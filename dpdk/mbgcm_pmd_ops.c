@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm_pmd_ops.c — the generic cryptodev ops of crypto_mbgcm: configure/start/stop/close,
  * device info, stats, queue pairs (one mbgcm job manager each) and sessions.

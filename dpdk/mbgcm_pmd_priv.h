@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm_pmd_priv.h — private types of the crypto_mbgcm cryptodev PMD: the flavour table,
  * the device's private data, the session and the queue pair.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm_pmd_vec.c — crypto_mbgcm without rte_crypto_op: the synchronous CPU-crypto API
  * (sym_cpu_process, RTE_CRYPTODEV_FF_SYM_CPU_CRYPTO) and the raw data-path API

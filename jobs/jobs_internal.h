@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * jobs_internal.h — the job manager: one struct for the ring, the scheduler and the stats;
  * the one completion function every path uses; test hooks.

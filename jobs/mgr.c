@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mgr.c — the job manager: ring, in-order return, when the scheduler must finish jobs (ring
  * full, timeout, flush, burst), bursts, stats. Where and how a job runs is sched.c's.

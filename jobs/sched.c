@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sched.c — the scheduler: where each job runs (single-stream at once, a short-job class, or a
  * lane), lane placement and entry (filling the lane's rows), running a group's kernel,

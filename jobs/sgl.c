@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sgl.c — scatter-gather jobs: checking the segment lists, and running a job whose input or
  * output is a list of segments. The job streams through the arch's single-stream kernels

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * short.c — short jobs: the classes they wait in and the runs of the arch's short-job kernel.
  *

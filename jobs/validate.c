@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * validate.c — out-of-line entry points of the checks in validate.h (one-shot calls).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * validate.h — argument checks for one-shot calls and jobs, inline so the submit path pays
  * no call. Every limit is checked before any buffer is touched; the first failing check

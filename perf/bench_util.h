@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench_util.h — small helpers shared by mbgcm-bench (perf/mbgcm-bench.c, perf/bench/) and
  * perf/mbgcm-kbench.c: monotonic clock, errors, aligned allocation, medians, the core-clock

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm-bench.c — one-process, side-by-side benchmark of mbgcm against intel-ipsec-mb and
  * OpenSSL EVP: throughput (table, CSV, data for the plot), latency under Poisson arrivals,

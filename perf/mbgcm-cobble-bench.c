@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm-cobble-bench.c — Cobblestone (c2sp.org/chunked-encryption) throughput: mbgcm's
  * storage layer against a straightforward OpenSSL EVP implementation of the same format, in

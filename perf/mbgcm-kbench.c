@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm-kbench.c — where do the cycles of the ring API go?
  *

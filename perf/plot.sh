@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # perf/plot.sh — PNG of a throughput CSV from mbgcm-bench: GB/s vs message size (log x), one
 # line per engine, one panel per (key size, direction, key count) present in the CSV. mbgcm ring
 # and burst engines are solid, one-shot dash-dotted, portable C engines thin grey, peers dashed

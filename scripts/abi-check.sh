@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/abi-check.sh [--update] [-j N] — the binary interface of libmbgcm against the
 # committed baselines (abi/, abidw XML; docs/api.md, "ABI").
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/bench.sh — build and run the side-by-side benchmark (perf/mbgcm-bench.c; docs/perf.md).
 #   setup (Debian packages, scripts/setup.sh) -> current intel-ipsec-mb built from source, once
 #   (cached; see --ipsec-mb-src) -> Release build in build-bench/ (tests off) -> mbgcm-bench
@@ -62,7 +63,7 @@ while [ $# -gt 0 ]; do
     -j) [ $# -ge 2 ] || usage; JOBS="$2"; shift 2 ;;
     --no-setup) SETUP=0; shift ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
     *) usage ;;
   esac
 done

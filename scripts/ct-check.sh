@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/ct-check.sh — constant-time check of the NASM kernels from their disassembly.
 #
 # valgrind 3.19 cannot execute AVX-512, VAES or VPCLMULQDQ, so the ctgrind check

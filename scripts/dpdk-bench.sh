@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/dpdk-bench.sh — crypto_mbgcm vs crypto_aesni_gcm (Debian's DPDK 22.11 PMD, with
 # ipsec-mb 1.3 inside) in one run: dpdk-test-crypto-perf throughput (64..2048 bytes and IMIX,
 # burst 32) and latency, AES-128-GCM and AES-256-GCM encrypt, 16-byte AAD, 16-byte tag, in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/dpdk-headers.sh — the DPDK driver-SDK headers the crypto_mbgcm PMD needs.
 #
 # Debian 12's libdpdk-dev (22.11) installs the application headers but not the driver SDK
@@ -128,6 +129,6 @@ fetch_headers() {
 case "${1:-}" in
   --apt-sources) apt_sources ;;
   --apt-setup) apt_setup ;;
-  ""|-h|--help) sed -n '2,22p' "$0"; exit 2 ;;
+  ""|-h|--help) sed -n '3,23p' "$0"; exit 2 ;;
   *) fetch_headers "$1" ;;
 esac

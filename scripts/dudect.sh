@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/dudect.sh — dudect-style constant-time timing test of every path (issue 9).
 #   Builds the library (Release, build-dudect/), compiles test/dudect/mbgcm_dudect.c against it
 #   and runs it pinned to one CPU: per target and arch, fixed-vs-random secret inputs in random
@@ -19,7 +20,7 @@ while [ $# -gt 0 ]; do
     --cpu) CPU="$2"; shift 2 ;;
     --no-build) BUILD_IT=0; shift ;;
     --samples|--target|--arch) ARGS+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: $0 [--samples N] [--target A,B] [--arch NAME] [--cpu N] [--no-build]" >&2
        exit 2 ;;
   esac

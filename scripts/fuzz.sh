@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/fuzz.sh — long local runs of the libFuzzer harnesses (issue 9; CI runs them briefly
 # with a fixed seed, scripts/test.sh stage "fuzz").
 #   Builds test/fuzz with clang, ASan and UBSan in build-fuzz/, then runs every harness (or
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
     --jobs) JOBS="$2"; shift 2 ;;
     --merge) MERGE=1; shift ;;
     --no-build) BUILD_IT=0; shift ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "usage: $0 [--time S] [--jobs N] [--merge] [--no-build] [harness ...]" >&2; exit 2 ;;
     *) NAMES+=("$1"); shift ;;
   esac

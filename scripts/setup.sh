@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/setup.sh — install the Debian 12 packages mbgcm needs, when missing.
 # Idempotent and non-interactive: runs `apt-get update` at most once, and only when
 # something is missing. Used by scripts/test.sh, scripts/bench.sh and .ci/run.

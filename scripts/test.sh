@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/test.sh — the project's test command (README, .ci/run).
 #   setup (Debian packages) -> for each build: configure, build, ctest
 # Builds: release (NASM kernels, -O2, plus the DPDK PMD crypto_mbgcm and its tests),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test/comment_check.sh ROOT — comments say what and why, never history: no issue numbers
 # ("issue 7", "issue #7") and no dated measurements (2024-05-01: numbers belong in
 # docs/perf.md) in the code of api/ jobs/ core/ arch/ cobble/ tools/ dpdk/ and perf/*.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_api_misuse.c — every error path of the public key and one-shot API (api/mbgcm.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_api_promises.c — promises of api/mbgcm.h that are easy to break without noticing:
  *   - the raw key may lie inside the key object it initialises (read before it is written);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_cobble_api.c — the Cobblestone API contract apart from the data paths:
  *   lengths (sealed_len/opened_len at every boundary and at the 2^38-chunk limit);

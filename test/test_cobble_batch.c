@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_cobble_batch.c — the same-key chunk batch calls (mbgcm_batch_encrypt/_decrypt) against
  * OpenSSL chunk by chunk: random chunk sizes (1 byte .. 16 KiB, blocks split every way), chunk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_cobble_common.c — see test_cobble_common.h. The reference here shares no code with
  * cobble/: its HKDF is OpenSSL's EVP_KDF (never the HMAC chain the library falls back to), its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_cobble_common.h — helpers shared by the Cobblestone suites (test/test_cobble_*.c):
  *   - deterministic patterns (the same formula as test/data/cobble/gen_kat.py);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_cobble_fail.c — every way a sealed message can be wrong, and what open says:
  *   bit flips in the salt and the commitment (MBGCM_ERR_COMMITMENT), in chunk ciphertexts and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_cobble_kat.c — Cobblestone known answers from test/data/cobble/kat.txt, which
  * test/data/cobble/gen_kat.py computed without mbgcm (HKDF-SHA-512 in Python's hmac, AES-GCM

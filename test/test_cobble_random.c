@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_cobble_random.c — random access (mbgcm_cobble_reader_*) against a full decrypt:
  * random ranges and every boundary kind (chunk starts/ends +-1, single bytes, empty ranges,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_cobble_roundtrip.c — Cobblestone round trips at the lengths that matter (0, 1, 16383,
  * 16384, 16385, 32768 and a multi-MiB message), for both key sizes, every arch the managers

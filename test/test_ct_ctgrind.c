@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_ct_ctgrind.c — constant-time check of the generic and aesni paths and of all C code
  * under valgrind memcheck (the "ctgrind" technique).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_ctx_stream.c — the incremental API (mbgcm_ctx_*) against the one-shot API and
  * OpenSSL: random messages cut at random split points (empty pieces, single bytes, pieces

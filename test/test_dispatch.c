@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_dispatch.c — CPU feature detection and arch selection (core/cpu.c, core/arch.c, arch/registry.c).
  *

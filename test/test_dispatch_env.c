@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_dispatch_env.c — the MBGCM_ARCH environment variable, read once per process by the
  * one-shot API. ctest registers this program several times with different environments

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_gcm_diff.c — randomized differential test of the one-shot API against OpenSSL (IV up
  * to 128 bytes) and intel-ipsec-mb (any IV length; every case), run once per supported arch.

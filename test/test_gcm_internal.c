@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_gcm_internal.c — the internal building blocks (core/ headers, arch/generic/generic.h) against
  * independent references:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_gcm_kat.c — known-answer tests from BoringSSL's aes_{128,192,256}_gcm_tests.txt
  * (folder: the MBGCM_VECTORS_DIR compile definition; the environment variable of the same name

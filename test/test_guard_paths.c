@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_guard_paths.c — guard pages on the paths test_mgr_guard.c does not cover: the
  * one-shot calls, the incremental API, scatter-gather jobs and Cobblestone open.

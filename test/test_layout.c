@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_layout.c — the NASM views of the C structures agree with the C layout:
  * arch/x86/include/lane_state.inc against struct mbgcmi_group (core/group.h) and arch/x86/include/key.inc

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_mgr_guard.c — no lane kernel reads or writes a byte outside a job's buffers:
  * guard pages around every buffer, through the job API, on every supported arch and "auto".

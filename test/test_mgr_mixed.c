@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_mgr_mixed.c — one lane group holding four different jobs at once: different
  * key sizes AND directions AND lengths (AAD, message, tag) in the four lanes of one group,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_mgr_pipeline.c — the burst path's pipelined single-stream kernel (avx512:
  * mbgcmi_avx512_gcm12_jobs through the scheduler), exhaustively over the classes that

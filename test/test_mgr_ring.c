@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_mgr_ring.c — the job ring and the manager API edges, on every supported arch and
  * "auto":

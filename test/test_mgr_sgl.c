@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_mgr_sgl.c — scatter-gather jobs against the linear path: random messages, random
  * segmentations of the input and/or the output (empty segments, 1-byte segments, segments

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_mgr_stress.c — randomized stress of the job manager (ring and burst API) against the
  * references (OpenSSL for IVs up to 128 bytes, intel-ipsec-mb for longer ones), once per

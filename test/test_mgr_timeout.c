@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_mgr_timeout.c — flush_timeout_ns with an injected clock (mbgcmi_mgr_set_clock; the
  * tests never sleep), on every supported arch and "auto".

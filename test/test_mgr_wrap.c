@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_mgr_wrap.c — the 32-bit counter wraps mod 2^32 on the lane path, without carrying into
  * the upper 96 bits of the counter block (SP 800-38D inc32), on every supported arch and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_robust.c — robustness: lengths at and around every limit, invalid job mixes,
  * out-of-memory paths.

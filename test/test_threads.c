@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_threads.c — the thread model (docs/security.md "Threads"): keys are shared
  * read-only by any number of threads; a manager, a context or a Cobblestone object belongs to

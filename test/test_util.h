@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_util.h — helpers shared by the CMocka suites in test/:
  *   - a PRNG (xoshiro256** seeded through splitmix64), one seed per test program, printed at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_zeroize.c — secrets do not outlive their use (docs/security.md "Zeroization").
  *

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-3-Clause
 ; aes_keyexp_aesni.asm — AES-128/192/256 key expansion with AESKEYGENASSIST (AES-NI, SSE4.1).
 ;
 ; void mbgcmi_aesni_expand128(const uint8_t *raw, uint8_t rk[11][16]);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * aesni.h — the aesni arch's kernels (contracts repeated from the .asm files). The avx2 and
  * avx512 arches reuse the one-block call and the key setup: for one block and for the key

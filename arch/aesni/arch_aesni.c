@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * arch_aesni.c — the `aesni` arch: AES-NI + PCLMULQDQ on xmm (SSSE3, SSE4.1). Every job runs
  * single-stream through the by-8 kernel (no lane kernel: see docs/design.md, "What each arch

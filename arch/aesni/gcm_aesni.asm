@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_aesni.asm — single-stream AES-GCM kernels with AES-NI + PCLMULQDQ (xmm, legacy SSE
 ; encoding), eight blocks per iteration ("by8") with the GHASH stitched into the AES rounds:
 ; the `aesni` arch's one-shot path and the manager's path for long jobs and odd IVs. Key setup

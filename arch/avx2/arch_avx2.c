@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * arch_avx2.c — the `avx2` arch: VAES and VPCLMULQDQ on ymm with AVX2 (and BMI1/2), with OS
  * AVX state. Every job runs single-stream through the by-16 kernel (no lane kernel: see

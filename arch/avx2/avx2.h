@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * avx2.h — the avx2 arch's kernels (arch/avx2/gcm_by16_avx2.asm): single-stream VAES and
  * VPCLMULQDQ on ymm (AVX2, no AVX-512), 16 blocks per iteration, partial blocks bounced through

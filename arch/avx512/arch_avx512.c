@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * arch_avx512.c — the `avx512` arch: VAES and VPCLMULQDQ on zmm with AVX512F/BW/VL (and
  * BMI1/2), with OS AVX-512 state. Jobs up to 128 bytes go to the short-job kernel (or the

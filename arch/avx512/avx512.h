@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * avx512.h — the avx512 arch's kernels (contracts repeated from the .asm files).
  */

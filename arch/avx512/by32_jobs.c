@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * by32_jobs.c — the burst call (struct mbgcmi_gcm_ops.jobs12) of the avx512 arch's by32
  * variant: jobs of at least MBGCMI_BY32_JOBS_MIN bytes one after the other through the by32

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_by16_avx512.asm — single-stream ("by16": one message, 16 blocks per iteration) AES-GCM
 ; kernels with VAES + VPCLMULQDQ on zmm: the `avx512` one-shot path and the manager's path for
 ; long messages (and for J0 of odd-length IVs).

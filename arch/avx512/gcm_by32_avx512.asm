@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_by32_avx512.asm — single-stream ("by32": one message, 32 blocks per iteration) AES-GCM
 ; kernels with VAES + VPCLMULQDQ on zmm: the `avx512` arch's by32 variant (docs/design.md,
 ; "Variants"), for cores that issue two VAESENC zmm per cycle at a latency of about four

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_short_avx512.asm — short AES-GCM jobs, four per lane group, groups software-pipelined:
 ; the AES rounds of group s run interleaved with the GHASH of group s-1.
 ;

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_x4_avx512.asm — the four-lane ("x4") AES-GCM lane kernel for the `avx512` arch.
 ;
 ; x4 means: 128-bit lane i of every zmm register belongs to job slot i of a lane group. One

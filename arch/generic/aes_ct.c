@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * aes_ct.c — portable, constant-time AES encryption (the `generic` path).
  *

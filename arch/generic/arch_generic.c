@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * arch_generic.c — the `generic` arch: portable constant-time C (bitsliced AES, GHASH with
  * integer multiplies), always available, the reference and the fallback. Its single-message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * generic.h — the portable constant-time primitives (arch/generic/aes_ct.c, ghash_ct.c) and
  * the portable four-lane kernel (lanes_generic.c). Other arches' key setup reuses the GHASH

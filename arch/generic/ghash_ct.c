@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ghash_ct.c — portable, constant-time GHASH, and the derivation every GHASH kernel in mbgcm
  * follows (the asm kernels point here).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lanes_generic.c — the portable four-lane kernel: the lane-kernel contract of core/group.h in
  * constant-time C, on the same lane state the NASM kernels use.

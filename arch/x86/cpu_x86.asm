@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-3-Clause
 ; cpu_x86.asm — CPUID and XGETBV for core/cpu.c (the only code that probes the CPU).
 ;
 ; void     mbgcmi_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);  out = eax,ebx,ecx,edx

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # arch/x86/ct_policy.py — constant-time policy of this folder's NASM kernels for
 # scripts/ct-check.sh, which reads it as plain data: POLICY maps each kernel (its .asm file name
 # without the extension) to the registers that may feed a branch, CMOVcc or SETcc (flag_regs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * x86.h — arch/x86/cpu_x86.asm: CPUID and XGETBV for core/cpu.c.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cpu_crypto_bench — the synchronous CPU-crypto API (rte_cryptodev_sym_cpu_crypto_process)
  * of crypto_mbgcm and crypto_aesni_gcm, side by side in one process.

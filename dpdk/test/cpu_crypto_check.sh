@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # dpdk/test/cpu_crypto_check.sh — the CPU-crypto API of crypto_mbgcm (loaded with -d, as an
 # application would) against Debian's crypto_aesni_gcm: the same inputs, AES-GCM encrypt and
 # AES-GMAC generate, 128/192/256-bit keys, vectors of 32 elements of 0..2048 bytes, must give

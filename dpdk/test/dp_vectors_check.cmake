@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # dpdk_dp_vectors_current: run mk_dp_vectors (OpenSSL) and compare its header with the
 # committed dpdk/test/dp_vectors.h.  cmake -DGEN=... -DOUT=... -DREF=... -P dp_vectors_check.cmake
 execute_process(COMMAND "${GEN}" header "${OUT}" RESULT_VARIABLE rc)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # dpdk/test/eal_env.sh — sourced by the crypto_mbgcm test and benchmark scripts.
 #
 #   mbgcm_pmd_path SO   sets MBGCM_PMD to a path of the plugin EAL will load with -d (call it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gcm_vectors.c — see gcm_vectors.h. */
 #define _GNU_SOURCE /* getline */
 #include "gcm_vectors.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gcm_vectors.h — reader for the project's AES-GCM vector files (BoringSSL format, see
  * test/vectors/README.md): blank-line separated records of KEY, NONCE, IN, AD, CT, TAG in hex,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mk_dp_vectors — AES-GCM and AES-GMAC test vectors for the CPU-crypto, raw data-path and
  * GMAC tests of crypto_mbgcm, computed with OpenSSL (EVP) from deterministic inputs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mk_perf_vectors — write dpdk-test-crypto-perf test vector files from the project's AES-GCM
  * vectors (Debian's dpdk package ships none).

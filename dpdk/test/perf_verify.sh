@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # dpdk/test/perf_verify.sh — dpdk-test-crypto-perf --ptest verify with crypto_mbgcm loaded
 # as a plugin (-d), on the vector file mk_perf_vectors wrote from the project's vectors.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # dpdk/test/scheduler_smoke.sh — crypto_mbgcm instances as workers of DPDK's crypto_scheduler
 # PMD in round-robin mode, driven by dpdk-test-crypto-perf:
 #   1. --ptest verify through the scheduler (encrypt and decrypt, two vector cases);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_pmd_cryptodev.c — crypto_mbgcm driven through the public rte_cryptodev API (the PMD is
  * linked into this program; EAL runs without hugepages or PCI).

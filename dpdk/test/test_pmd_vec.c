@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_pmd_vec.c — crypto_mbgcm's paths without rte_crypto_op, AES-GMAC and telemetry,
  * through the public cryptodev API (the PMD is linked into this program; EAL runs without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * common.h — what every mbgcm-bench module shares: limits, the size and direction names,
  * progress output, and the helpers of bench_util.h. The build defines _GNU_SOURCE.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * csv.c — the throughput CSV, one row per figure: what perf/plot.sh draws (GB/s vs size, one
  * panel per key size, direction and key count) and what a spreadsheet reads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * engine.h — an engine is one API of one library, driven over the workload's slots. Each
  * family has its module: engine_mbgcm.c (one-shot, ring and burst APIs per arch),

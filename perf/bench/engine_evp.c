@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * engine_evp.c — OpenSSL EVP: one EVP_CIPHER_CTX per key and direction, keyed once and reused;
  * the IV reset per message with EVP_*Init_ex(ctx, NULL, NULL, NULL, iv), as servers do.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * engine_mbgcm.c — mbgcm's engines, through its public API:
  *   mbgcm-oneshot-ARCH  mbgcm_encrypt / mbgcm_decrypt, the arch forced for each call batch.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * engine_mbgcm_internal.c — the one place mbgcm-bench touches mbgcm internals (see the
  * header). Everything else in the benchmark uses the public API of <mbgcm.h>.

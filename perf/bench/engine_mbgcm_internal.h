@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * engine_mbgcm_internal.h — everything mbgcm-bench needs from mbgcm's internals, and nothing
  * else: arch names and support, forcing the one-shot arch, which arches share kernels, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * engines.c — the engine list: mbgcm's ring, burst and one-shot engines (best arch first),
  * then the ipsec-mb peers' APIs, then OpenSSL EVP; and lookups into it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * latency.c — latency mode: AES-256 encrypt, one thread; arrivals are a Poisson process at an
  * offered load (--lat-loads: a value > 1 is messages per second, <= 1 a fraction of the ring's

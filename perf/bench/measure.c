@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * measure.c — batches, calibration and the reference check (measure.h).
  */

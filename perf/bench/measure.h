@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * measure.h — timing an engine (measure.c): one batch, calibration of the batch size, and the
  * check against the reference that every engine passes before it is timed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * modes.h — the latency and threads modes (latency.c, threads.c); throughput is tput.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * msgs.h — the messages every engine processes, as plain arrays indexed by slot. Shared by
  * mbgcm-bench and the ipsec-mb peer adapters (peer_imb.c), so it depends on nothing but the C

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * options.c — mbgcm-bench's options: defaults, parsing, --help, and the small helpers every
  * module uses (size names, progress output).

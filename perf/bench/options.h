@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * options.h — mbgcm-bench's command line (options.c parses it; --help lists it).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * peer_api.h — the C interface between mbgcm-bench and an ipsec-mb peer adapter.
  *

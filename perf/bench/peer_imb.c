@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * peer_imb.c — the ipsec-mb peer adapter (peer_api.h): compiled once per ipsec-mb version,
  * against that version's intel-ipsec-mb.h, into a shared object linked to that version's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * peers.c — intel-ipsec-mb as a peer, through adapters (peer_api.h, peer_imb.c): each is a
  * shared object built against one ipsec-mb version and linked to that version's library.

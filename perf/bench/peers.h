@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * peers.h — intel-ipsec-mb peers: the adapters mbgcm-bench loads (peer_api.h) and the engines
  * over them (peers.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * report.c — the throughput tables: every figure, the summary (best mbgcm engine vs the
  * reference peer's fastest API per point) and the small-message targets (best mbgcm API vs

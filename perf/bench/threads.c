@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * threads.c — threads mode: AES-256 encrypt; N threads (--threads, default: the CPUs this
  * process may use), each pinned to its own CPU with its own engine instance (mbgcm manager,

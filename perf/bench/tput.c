@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tput.c — throughput mode: one thread (pinned by main). A warm-up brings the core to its
  * running clock. For each point (key count, key size, message size, direction) every engine is

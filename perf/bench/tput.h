@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tput.h — throughput mode (tput.c measures, report.c prints the tables, csv.c writes the
  * CSV the plot is drawn from).

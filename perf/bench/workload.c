@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * workload.c — the messages of every point. K raw keys used round-robin; slot j sits 24*j mod
  * 64 bytes from a cache line in arenas whose stride is an odd number of cache lines, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * workload.h — the messages of a point: slots at varying addresses, keys, IVs, AAD, plaintext,
  * and the reference ciphertexts and tags made with OpenSSL (workload.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * floor.c — the AES-GCM port floor (floor.h has the model).
  */

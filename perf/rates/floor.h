@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * floor.h — the port floor of AES-GCM: the fewest core cycles one message can take on a CPU
  * whose AES-round and carry-less-multiply rates are known (measured by mbgcm-rates).

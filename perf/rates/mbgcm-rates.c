@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm-rates.c — this CPU's instruction rates for AES-GCM, and the port floor they imply.
  *

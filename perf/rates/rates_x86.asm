@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-3-Clause
 ; rates_x86.asm — timing loops for mbgcm-rates (perf/rates/mbgcm-rates.c).
 ;
 ; Every loop has the System V signature

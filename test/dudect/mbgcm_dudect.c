@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm_dudect.c — dudect-style timing test: for each path, time the same operation
  * on two classes of secret input, interleaved in random order, and apply Welch's t-test to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_cobble.c — libFuzzer harness: Cobblestone open on malformed input.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_common.h — helpers shared by the libFuzzer harnesses in test/fuzz (issue 9): a reader
  * over the fuzzer's input (every field comes from it, so a run is a pure function of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_decrypt.c — libFuzzer harness: mbgcm_decrypt and scatter-gather jobs on
  * malformed input.

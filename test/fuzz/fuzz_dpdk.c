@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_dpdk.c — libFuzzer harness (issue 9, (c)): the crypto_mbgcm PMD's op translation
  * (dpdk/mbgcm_pmd_dp.c and the xform parser in dpdk/mbgcm_pmd_ops.c), without EAL.

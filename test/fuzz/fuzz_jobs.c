@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_jobs.c — libFuzzer harness: random job sequences through the ring and
  * burst APIs of one manager, every result checked against OpenSSL and against the portable

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """make_corpus.py — (re)create the starting corpora of the libFuzzer harnesses (issue 9).
 
 The harnesses read every field from their input (test/fuzz/fuzz_common.h), so any bytes are a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # run_fuzzer.sh BIN CORPUS_DIR RUNS [libFuzzer options...] — one deterministic CI run of a
 # harness (ctest, test/fuzz/CMakeLists.txt): fixed -seed, fixed -runs, the committed corpus
 # read-only (new inputs go to a scratch directory that is removed afterwards). Fails on any

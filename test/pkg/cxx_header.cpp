@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cxx_header.cpp — mbgcm.h used from C++ (built by test/pkg/cxx_test.sh with g++ -std=c++11
 // and -std=c++17, -Wall -Wextra -Werror and stricter warnings).
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test/pkg/cxx_test.sh CXX SOURCE INCLUDE_DIR SHARED_LIB OUT_DIR [SANITIZE]
 # Compiles SOURCE (which includes mbgcm.h) as C++11 and C++17 with warnings as errors, links it
 # with SHARED_LIB from the build tree and runs it. The top project stays C-only: this script

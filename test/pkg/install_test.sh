@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test/pkg/install_test.sh MODE key=value...  — install mbgcm and use it from outside.
 #
 # MODE install    cmake --install <build> --prefix <prefix> (fresh), then check the layout

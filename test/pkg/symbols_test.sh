@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test/pkg/symbols_test.sh SO AR ABI COBBLE_SO COBBLE_AR COBBLE_ABI — the binary interface on disk.
 #
 # For each shared library (libmbgcm.so, libmbgcm-cobble.so):

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """gen_kat.py — known answers for mbgcm's Cobblestone layer, computed without mbgcm.
 
 Writes test/data/cobble/kat.txt (read by test/test_cobble_kat.c). Independent of the library:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gen_kat_gcm.c — AES-GCM with OpenSSL's EVP interface, for test/data/cobble/gen_kat.py
  * (Python's standard library has no AES). Nothing of mbgcm is used.

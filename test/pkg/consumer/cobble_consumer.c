@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cobble_consumer.c — a minimal outside user of an installed libmbgcm-cobble.
  *
