@@ -15,6 +15,7 @@ static const struct mbgcmi_gcm_ops ops = {
     .ctr_enc = mbgcmi_avx2_ctr_enc,
     .ctr_dec = mbgcmi_avx2_ctr_dec,
     .whole = mbgcmi_avx2_gcm,
+    .whole12 = mbgcmi_avx2_gcm12,
 };
 
 const struct mbgcmi_arch mbgcmi_arch_avx2 = {

@@ -21,5 +21,8 @@ void mbgcmi_avx2_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s
 void mbgcmi_avx2_gcm(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
                      uint8_t tag[16], int decrypt);
+int mbgcmi_avx2_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
+                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                      uint8_t *tag, size_t tag_len_dec);
 
 #endif /* MBGCM_ARCH_AVX2_H */

@@ -8,12 +8,26 @@
 # script. Keep it next to the kernel: a change of register plan or stack frame changes both.
 POLICY = {
     'gcm_by16_avx2': dict(
-        plan='arch/avx2/gcm_by16_avx2.asm "Register plan"',
+        plan='arch/avx2/gcm_by16_avx2.asm "Register plan" and the gcm/gcm12 comments',
         flag_regs={
-            'rdi': 'k', 'rsi': 'ctr (ctr_*), j0 (gcm)', 'rdx': 's', 'rcx': 'in', 'r8': 'out',
-            'r9': 'blocks left', 'rax': 'rounds', 'r10': 'gcm: AAD pointer',
+            'rdi': 'k', 'rsi': 'ctr (ctr_*), j0 / iv (gcm, gcm12); tail copy pointer',
+            'rdx': 's; gcm: pair counts, copy pointers, the tag-result bits (declassified '
+            'below)',
+            'rcx': 'in', 'r8': 'out', 'r9': 'blocks left; the tail\'s full pairs',
+            'rax': 'rounds; gcm12: tag_len | decrypt << 8 while unpacked',
+            'r10': 'gcm: AAD pointer, copy scratch; gcm12: tag_len, the counted-byte mask',
             'r11': 'gcm: AAD length', 'r12': 'gcm: partial-block length, copy scratch',
-            'r13': 'gcm: copy scratch', 'r14': 'gcm: copy scratch', 'r15': 'gcm: copy scratch',
-            'rbx': 'gcm: message length', 'rbp': 'frame pointer', 'rsp': 'stack pointer'},
-        public_mem=[KEY_ROUNDS, ARGS_RBP], declassify=[]),
+            'r13': 'gcm: tail blocks, copy scratch', 'r14': 'gcm: copy scratch',
+            'r15': 'gcm: copy scratch', 'rbx': 'gcm: message length',
+            'rbp': 'frame pointer', 'rsp': 'stack pointer'},
+        public_mem=[KEY_ROUNDS, ARGS_RBP,
+                    ('rsp', 80, 8, 'gcm: F_PEND (a whole group\'s GHASH pending)'),
+                    ('rsp', 224, 16, 'gcm: F_DEC (direction), F_MODE (0: full tag out; 1: '
+                     'gcm12)'),
+                    ('rsp', 272, 8, 'gcm12: F_TLEN (tag length)')],
+        declassify=[],
+        declassify_setcc=[('mbgcmi_avx2_gcm', {'rdx', 'r10'},
+                           'gcm12 decrypt: TEST of the differing counted tag bytes (VPCMPEQB, '
+                           'VPMOVMSKB), SETNZ into the return value: the tag result, public by '
+                           'design, computed over all 16 bytes without a branch')]),
 }

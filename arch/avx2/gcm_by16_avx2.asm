@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_by16_avx2.asm — single-stream ("by16": one message, 16 blocks per iteration) AES-GCM
 ; kernels with VAES + VPCLMULQDQ on ymm: the `avx2` one-shot path and the manager's path for
 ; long messages and for J0 of odd-length IVs.
@@ -44,13 +45,18 @@
 ; void mbgcmi_avx2_gcm(const key *k, const uint8_t j0[16], const uint8_t *aad, size_t aad_len,
 ;                      const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16], int decrypt);
 ;   The whole message in one call (struct mbgcmi_gcm_ops.whole): E_K(J0), AAD (full blocks,
-;   then the last one bounced and zero-padded), CTR + GHASH over the full blocks, the last
-;   partial block (bounced), the length block, and the full 16-byte tag T = E_K(J0) ^ S.
+;   then the last one bounced and zero-padded), CTR + GHASH over groups of 16 blocks, then the
+;   last 1..16 blocks in one pass and one aggregated GHASH with the length block, and the full
+;   16-byte tag T = E_K(J0) ^ S (details above mbgcmi_avx2_gcm below).
+; int mbgcmi_avx2_gcm12(const key *k, const uint8_t iv[12], ...same..., uint8_t *tag,
+;                       size_t tag_len_dec);
+;   The same for a 12-byte IV with J0 built and the tag stored or checked here
+;   (struct mbgcmi_gcm_ops.whole12).
 ;
 ; Register plan
 ;   rdi k   rsi ctr (ctr_*), j0 (gcm)   rdx s   rcx in   r8 out   r9 blocks left   eax rounds
-;   r10/r11 gcm: AAD pointer/length; r12-r15 gcm: partial-block length and copy scratch;
-;   rbx gcm: message length
+;   r10/r11 gcm: AAD pointer/length; r12 partial bytes, r13 tail blocks, r14/r15/rdx/rsi copy
+;   and GHASH pointers (gcm's comment); rbx gcm: message length
 ;   ymm0-7   B0..B7  counter blocks -> key stream -> output (blocks 2j, 2j+1 in ymm j)
 ;   ymm8     LO      ymm9 MI      ymm10 HI, and S (V form, low lane; high lane zero) between
 ;                                 groups: a group's first block takes S in before LO/MI/HI
@@ -59,7 +65,8 @@
 ;   ymm13    round key (broadcast), scratch
 ;   ymm14    BSWAP   byte reflection per 128-bit lane
 ;   ymm15    CTR     counter words of the next two blocks (lanes +0, +1), byte-reflected
-;   stack    ZK (32 bytes, key-derived: wiped), bounce slots, E_K(J0) (gcm; wiped)
+;   stack    ZK (32 bytes, key-derived: wiped), bounce slots, E_K(J0), the tail's staging
+;            slots, J0 and the expected tag (gcm, gcm12; all wiped)
 ; Every vector register is cleared (VZEROALL) and the stack area wiped before returning.
 default rel
 %include "key.inc"
@@ -410,9 +417,141 @@ mbgcmi_avx2_ctr_dec:
 ; void mbgcmi_avx2_gcm(k, j0, aad, aad_len, in, len, out, tag, decrypt)
 ;   rdi k, rsi j0, rdx aad, rcx aad_len, r8 in, r9 len, [rbp+16] out, [rbp+24] tag,
 ;   [rbp+32] decrypt. Limits as validated by the API (len <= 2^36-32, aad_len < 2^61).
+;   Flow: E_K(J0); the AAD; groups of 16 blocks while more than 16 blocks (the last one
+;   possibly partial) remain (encrypting, each group's GHASH rides in the next group's pass;
+;   decrypting, in its own); then the tail, t = 1..16 blocks, in ONE pass of n = 1, 2, 4 or 8
+;   ymm (encrypting, with the last group's GHASH in it), and ONE aggregated GHASH of the
+;   tail's t blocks and the length block with H^(t+1)..H^1, two blocks per ymm, one
+;   reduction. The tail's full block pairs go straight from and to memory; the pair that
+;   holds the partial or the odd last block (the "special" pair, 2fp and 2fp + 1) is staged on
+;   the stack (F_TI: its input, the partial block bounced and zero-padded; F_KS: its key
+;   stream), and the GHASH reads it, and the length block, from F_G. Stack blocks are 16-byte
+;   stores read back by 16-byte loads (a ymm pair as two): a load wider than the store it
+;   reads is not forwarded from it.
+;   Extra registers: rbx len, r9 blocks left (the partial one included), then fp (the tail's
+;   full pairs), r12 partial bytes, r13 tail blocks t, rdx/rsi/r10/r14/r15 scratch (rsi once
+;   J0 is no longer needed); F_PEND: 1 when a group's GHASH waits for the tail pass.
+%define F_PEND  80              ; 8: encrypt: a whole group's GHASH is pending (public)
+%define F_TI    96              ; 32: the special pair's input
+%define F_KS    128             ; 32: its key stream
+%define F_G     160             ; 64: GHASH inputs after the full pairs: the special pair, the
+                                ; length block, a zero block
+%define F_DEC   224             ; 8: direction, 1 = decrypt (public)
+%define F_MODE  232             ; 8: 0 = the full tag to tag[16]; 1 = gcm12 (tag_len bytes
+                                ; stored, or compared with F_ETAG)
+%define F_J0    240             ; 16: gcm12: J0 = IV || 00 00 00 01 (rsi points here)
+%define F_ETAG  256             ; 16: gcm12 decrypt: the expected tag, zero-padded
+%define F_TLEN  272             ; 8: gcm12: tag_len
+%define GFRAME  288
+
+; TIO j: after the tail pass, ymm j: a full pair (j < fp: r9) is xored and stored in place;
+; j == fp parks its key stream in F_KS and ends the walk (.tio_done)
+%macro TIO 1
+        cmp     r9, %1
+        jbe     %%spec
+        cmp     dword [rsp + F_DEC], 0
+        jne     %%dec
+        vpxor   ymm %+ %1, ymm %+ %1, [rcx + 32 * (%1)]
+        jmp     %%st
+%%dec:
+        vmovdqu ymm11, [rcx + 32 * (%1)]                ; (in == out: read before written)
+        vpxor   ymm %+ %1, ymm %+ %1, ymm11
+%%st:
+        vmovdqu [r8 + 32 * (%1)], ymm %+ %1
+        jmp     %%next
+%%spec:
+        vmovdqa [rsp + F_KS], xmm %+ %1
+        vextracti128 [rsp + F_KS + 16], ymm %+ %1, 1
+        jmp     .tio_done
+%%next:
+%endmacro
+; TAIL_PASS_N n: counters, the pass (with the pending group's GHASH when F_PEND), the IO
+%macro TAIL_PASS_N 1
+        CTR_W   %1
+        cmp     dword [rsp + F_PEND], 0
+        je      %%plain
+        AES_W   %1, 16, r8 - 256
+        jmp     %%io
+%%plain:
+        AES_W   %1, 0, 0
+%%io:
+%assign _z 0
+%rep %1
+        TIO     _z
+%assign _z _z + 1
+%endrep
+        jmp     .tio_done
+%endmacro
+
+; GH_FULL src: the first part of the tail's GHASH: its fp (r9) full pairs from memory at src
+; (the output encrypting, after the pass; the input decrypting, before it: in == out), with
+; H^(t+1).. (r13 = t); S joins the first block. Sets LO/MI/HI; nothing when fp = 0.
+; Clobbers rdx, rsi, r14.
+%macro GH_FULL 1
+        test    r9, r9
+        jz      %%done
+        mov     rsi, %1
+        mov     r14, 31
+        sub     r14, r13
+        shl     r14, 4
+        add     r14, rdi
+        add     r14, KEY_HPOW                           ; HPOW(t + 1)
+        vmovdqu ymm11, [rsi]
+        vpshufb ymm11, ymm11, ymm14
+        vpxor   ymm11, ymm11, ymm10                     ; S joins block 0 (high lane of S is 0)
+        GHY_FIRST y, ymm11, [r14], [r14 + KEY_HKAR - KEY_HPOW]
+        mov     rdx, r9
+%%loop:
+        dec     rdx
+        jz      %%done
+        add     rsi, 32
+        add     r14, 32
+        vmovdqu ymm11, [rsi]
+        vpshufb ymm11, ymm11, ymm14
+        GHY_NEXT y, ymm11, [r14], [r14 + KEY_HKAR - KEY_HPOW]
+        jmp     %%loop
+%%done:
+%endmacro
+
+; int mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec)
+;   The one-shot operation for a 12-byte IV (struct mbgcmi_gcm_ops.whole12): J0 = IV ||
+;   00 00 00 01 built here (one 16-byte store: the body loads it as one vector), tag_len_dec =
+;   tag_len | decrypt << 8. Encrypt stores the first tag_len bytes of the tag, returns 0;
+;   decrypt reads the expected tag before any output is written (it may lie inside out),
+;   compares all 16 bytes under the tag_len mask without a branch, returns 1 when they differ
+;   (the caller zeroes out), else 0.
+global mbgcmi_avx2_gcm12:function hidden
+mbgcmi_avx2_gcm12:
+        FRAME_ENTER GFRAME, 32
+        vmovq   xmm0, [rsi]
+        vpinsrd xmm0, xmm0, [rsi + 8], 2
+        mov     eax, 0x01000000
+        vpinsrd xmm0, xmm0, eax, 3                      ; J0 = IV || 00 00 00 01
+        vmovdqa [rsp + F_J0], xmm0
+        lea     rsi, [rsp + F_J0]
+        mov     rax, [rbp + 32]                         ; tag_len | decrypt << 8
+        movzx   r10d, al
+        mov     [rsp + F_TLEN], r10
+        shr     eax, 8
+        and     eax, 1
+        mov     [rsp + F_DEC], rax
+        mov     qword [rsp + F_MODE], 1
+        vpxor   xmm0, xmm0, xmm0
+        vmovdqa [rsp + F_ETAG], xmm0
+        test    eax, eax
+        jz      mbgcmi_avx2_gcm.common
+        mov     rax, [rbp + 24]                         ; tag: the expected one, read first
+        lea     r11, [rsp + F_ETAG]
+        COPY_N  r11, rax, r10, r12, r13, r14
+        jmp     mbgcmi_avx2_gcm.common
+
 global mbgcmi_avx2_gcm:function hidden
 mbgcmi_avx2_gcm:
-        FRAME_ENTER FRAME, 32
+        FRAME_ENTER GFRAME, 32
+        mov     eax, [rbp + 32]
+        mov     [rsp + F_DEC], rax
+        mov     qword [rsp + F_MODE], 0
+.common:
         mov     r10, rdx                                ; aad
         mov     r11, rcx                                ; aad_len
         mov     rcx, r8                                 ; in
@@ -421,6 +560,7 @@ mbgcmi_avx2_gcm:
         mov     eax, [rdi + KEY_ROUNDS]
         vbroadcasti128 ymm14, [BSWAP]
         vpxor   xmm10, xmm10, xmm10                     ; S = 0
+        mov     qword [rsp + F_PEND], 0
         ; E_K(J0)
         vmovdqu xmm0, [rsi]
         vpxor   xmm0, xmm0, [rdi + KEY_RK]
@@ -442,53 +582,255 @@ mbgcmi_avx2_gcm:
         ; message: counters from J0 + 1
         CTR_SETUP [rsi]
         vpaddd  ymm15, ymm15, [YONE]
+        lea     r9, [rbx + 15]
+        shr     r9, 4                                   ; blocks, the partial one included
+        cmp     dword [rsp + F_DEC], 0
+        jne     .dec_bulk
+        ; encrypt: the first group alone, then each with the previous group's GHASH
+        cmp     r9, 16
+        jbe     .tail
+        CTR_W   8
+        AES_W   8, 0, 0
+        XOR_STORE 8
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+        mov     qword [rsp + F_PEND], 1
+.enc_loop:
+        cmp     r9, 16
+        jbe     .tail
+        CTR_W   8
+        AES_W   8, 16, r8 - 256
+        XOR_STORE 8
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+        jmp     .enc_loop
+.dec_bulk:
+        ; decrypt: each group's input hashed in its own rounds, before its output is stored
+        cmp     r9, 16
+        jbe     .tail
+        CTR_W   8
+        AES_W   8, 16, rcx
+        XOR_STORE 8
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+        jmp     .dec_bulk
+.tail:
+        mov     r13, r9                                 ; t (0 only for an empty message)
+        mov     r12, rbx
+        and     r12, 15                                 ; partial bytes
         mov     r9, rbx
         shr     r9, 4
-        cmp     dword [rbp + 32], 0
-        jne     .dec
-        CTR_LOOP 0
-        jmp     .partial
-.dec:
-        CTR_LOOP 1
-.partial:
-        mov     r12, rbx
-        and     r12, 15
-        jz      .lenblk
+        and     r9, 15                                  ; the tail's full blocks (t = 16: 0)
+        cmp     r13, 16
+        jne     .tf_ok
+        test    r12, r12
+        jnz     .tf_ok
+        mov     r9, 16
+.tf_ok:
+        shr     r9, 1                                   ; fp: the tail's full pairs
+        test    r13, r13
+        jz      .final
+        ; stage the special pair (blocks 2fp, 2fp+1 when any of them is in the tail)
         vpxor   xmm0, xmm0, xmm0
-        vmovdqa [rsp + F_B0], xmm0
-        lea     r13, [rsp + F_B0]
-        COPY_N  r13, rcx, r12, r9, r14, r15             ; input, zero-padded
-        CTR_1
-        AES_W   1, 0, 0
+        vmovdqa [rsp + F_TI], xmm0
+        vmovdqa [rsp + F_TI + 16], xmm0
+        mov     rsi, r9
+        shl     rsi, 5
+        add     rsi, rcx                                ; block 2fp (rsi: J0 is done with)
+        lea     rdx, [r9 + r9]
+        mov     r10, rbx
+        shr     r10, 4                                  ; full blocks of the message...
+        and     r10, 15                                 ; ... in the tail (16: 0, handled)
+        cmp     r13, 16
+        jne     .st_a
+        test    r12, r12
+        jnz     .st_a
+        mov     r10, 16
+.st_a:
+        cmp     rdx, r10
+        jae     .st_part0                               ; block 2fp is not full
+        vmovdqu xmm1, [rsi]
+        vmovdqa [rsp + F_TI], xmm1
+        test    r12, r12
+        jz      .st_done                                ; block 2fp+1: none (odd t, no partial)
+        add     rsi, 16
+        lea     rdx, [rsp + F_B0]
+        vmovdqa [rdx], xmm0
+        COPY_N  rdx, rsi, r12, r10, r14, r15
+        vmovdqa xmm1, [rsp + F_B0]
+        vmovdqa [rsp + F_TI + 16], xmm1
+        jmp     .st_done
+.st_part0:
+        test    r12, r12
+        jz      .st_done                                ; no special pair
+        lea     rdx, [rsp + F_B0]
+        vmovdqa [rdx], xmm0
+        COPY_N  rdx, rsi, r12, r10, r14, r15
+        vmovdqa xmm1, [rsp + F_B0]
+        vmovdqa [rsp + F_TI], xmm1
+.st_done:
+        cmp     dword [rsp + F_DEC], 0
+        je      .st_pass
+        GH_FULL rcx                                     ; decrypt: the input, before the pass
+.st_pass:
+        ; the pass: n ymm, the smallest of 1, 2, 4, 8 that covers t blocks
+        cmp     r13, 4
+        ja      .t58
+        cmp     r13, 2
+        ja      .t34
+        TAIL_PASS_N 1
+.t34:
+        TAIL_PASS_N 2
+.t58:
+        cmp     r13, 8
+        ja      .t916
+        TAIL_PASS_N 4
+.t916:
+        TAIL_PASS_N 8
+.tio_done:
+        ; the special pair: out = key stream ^ staged input; its GHASH inputs to F_G
+        mov     rdx, r9
+        shl     rdx, 1                                  ; 2fp
+        cmp     rdx, r13
+        jae     .final                                  ; no special pair (t even, no partial)
+        vmovdqa xmm0, [rsp + F_KS]
+        vpxor   xmm0, xmm0, [rsp + F_TI]
+        vmovdqa xmm1, [rsp + F_KS + 16]
+        vpxor   xmm1, xmm1, [rsp + F_TI + 16]
+        mov     rsi, r9
+        shl     rsi, 5
+        add     rsi, r8                                 ; out + 32 fp
         lea     r10, [BMASK + 16]
-        sub     r10, r12
-        vpand   xmm0, xmm0, [r10]                       ; key stream on the n message bytes only
-        vpxor   xmm0, xmm0, [rsp + F_B0]                ; output, zero past the end
-        vmovdqa [rsp + F_B1], xmm0
-        lea     r13, [rsp + F_B1]
-        COPY_N  r8, r13, r12, r9, r14, r15
-        cmp     dword [rbp + 32], 0
-        jne     .hash_in
-        GH_GROUP 1, rsp + F_B1                          ; encrypt: the padded output
-        jmp     .lenblk
-.hash_in:
-        GH_GROUP 1, rsp + F_B0                          ; decrypt: the padded input
-.lenblk:
+        sub     r10, r12                                ; keeps the partial block's bytes
+        inc     rdx
+        cmp     rdx, r13
+        jb      .sp_two                                 ; 2fp+1 < t: a full block, a partial one
+        ; one block: 2fp = t - 1, full (no partial) or partial
+        test    r12, r12
+        jz      .sp_full1
+        vpand   xmm0, xmm0, [r10]
+        vmovdqa [rsp + F_KS], xmm0
+        lea     rdx, [rsp + F_KS]
+        COPY_N  rsi, rdx, r12, r10, r14, r15
+        jmp     .sp_g1
+.sp_full1:
+        vmovdqu [rsi], xmm0
+.sp_g1:
+        cmp     dword [rsp + F_DEC], 0
+        je      .sp_g1e
+        vmovdqa xmm0, [rsp + F_TI]                      ; decrypt: hash the input
+.sp_g1e:
+        vmovdqa [rsp + F_G], xmm0
+        jmp     .final
+.sp_two:
+        vmovdqu [rsi], xmm0
+        vpand   xmm1, xmm1, [r10]
+        vmovdqa [rsp + F_KS + 16], xmm1
+        add     rsi, 16
+        lea     rdx, [rsp + F_KS + 16]
+        COPY_N  rsi, rdx, r12, r10, r14, r15
+        cmp     dword [rsp + F_DEC], 0
+        je      .sp_g2e
+        vmovdqa xmm0, [rsp + F_TI]
+        vmovdqa xmm1, [rsp + F_TI + 16]
+.sp_g2e:
+        vmovdqa [rsp + F_G], xmm0
+        vmovdqa [rsp + F_G + 16], xmm1
+.final:
+        ; GHASH of the tail and the length block: m = t + 1 blocks with H^m..H^1, two per ymm:
+        ; the fp full pairs from memory (GH_FULL: encrypting now, decrypting it ran before the
+        ; pass), then F_G: the special pair's blocks, the length block, a zero block to fill
+        ; the last ymm
+        cmp     dword [rsp + F_DEC], 0
+        jne     .g_stage
+        GH_FULL r8
+.g_stage:
+        mov     rdx, r9
+        shl     rdx, 1                                  ; blocks in the full pairs
+        mov     r14, r13
+        sub     r14, rdx                                ; special blocks (0..2)
+        shl     r14, 4
+        lea     r15, [rsp + F_G]
+        add     r15, r14
         shl     rbx, 3                                  ; bit lengths (validated: no overflow)
         shl     r11, 3
         vmovq   xmm11, rbx                              ; V form: {len bits, aad bits}
         vpinsrq xmm11, xmm11, r11, 1
-        vpxor   xmm11, xmm11, xmm10
-        GHY_FIRST x, xmm11, [rdi + HPOW(1)], [rdi + HKAR(1)]
+        vpshufb xmm11, xmm11, xmm14                     ; byte order, as the blocks
+        vmovdqa [r15], xmm11
+        vpxor   xmm11, xmm11, xmm11
+        vmovdqa [r15 + 16], xmm11
+        ; the F_G pairs: ceil((t + 1) / 2) - fp of them, powers after the full pairs'
+        lea     rdx, [r13 + 2]
+        shr     rdx, 1
+        sub     rdx, r9                                 ; >= 1
+        mov     r14, 31
+        sub     r14, r13
+        shl     r14, 4
+        add     r14, rdi
+        add     r14, KEY_HPOW                           ; HPOW(t + 1)
+        mov     rsi, r9
+        shl     rsi, 5
+        add     r14, rsi                                ; ... + 32 fp
+        lea     r15, [rsp + F_G]
+        vmovdqa xmm11, [r15]
+        vinserti128 ymm11, ymm11, [r15 + 16], 1
+        vpshufb ymm11, ymm11, ymm14
+        test    r9, r9
+        jnz     .g_next0
+        vpxor   ymm11, ymm11, ymm10                     ; no full pair: S joins here
+        GHY_FIRST y, ymm11, [r14], [r14 + KEY_HKAR - KEY_HPOW]
+        jmp     .g_loop
+.g_next0:
+        GHY_NEXT y, ymm11, [r14], [r14 + KEY_HKAR - KEY_HPOW]
+.g_loop:
+        dec     rdx
+        jz      .g_done
+        add     r15, 32
+        add     r14, 32
+        vmovdqa xmm11, [r15]
+        vinserti128 ymm11, ymm11, [r15 + 16], 1
+        vpshufb ymm11, ymm11, ymm14
+        GHY_NEXT y, ymm11, [r14], [r14 + KEY_HKAR - KEY_HPOW]
+        jmp     .g_loop
+.g_done:
         GHY_REDUCE
         vpshufb xmm10, xmm10, xmm14
         vpxor   xmm10, xmm10, [rsp + F_EK0]             ; T = E_K(J0) ^ S
         mov     r13, [rbp + 24]
-        vmovdqu [r13], xmm10
-        vpxor   xmm0, xmm0, xmm0
-        vmovdqa [rsp], ymm0
-        vmovdqa [rsp + 32], ymm0
-        vmovdqa [rsp + 64], ymm0
+        xor     eax, eax
+        cmp     dword [rsp + F_MODE], 0
+        jne     .tag12
+        vmovdqu [r13], xmm10                            ; the full tag for the caller
+        jmp     .out
+.tag12:
+        mov     r12, [rsp + F_TLEN]
+        cmp     dword [rsp + F_DEC], 0
+        jne     .check
+        vmovdqa [rsp + F_B1], xmm10                     ; tag_len bytes through the bounce slot
+        lea     r14, [rsp + F_B1]
+        COPY_N  r13, r14, r12, r9, r10, r11
+        jmp     .out
+.check:
+        mov     ecx, r12d
+        mov     r10d, 1
+        shl     r10d, cl
+        dec     r10d                                    ; the counted bytes
+        vpcmpeqb xmm0, xmm10, [rsp + F_ETAG]            ; all 16 bytes, no early exit
+        vpmovmskb edx, xmm0
+        not     edx
+        test    edx, r10d                               ; counted bytes that differ
+        setnz   al                                      ; 1: the tag failed
+.out:
+        vpxor   xmm0, xmm0, xmm0                        ; wipe the frame: E_K(J0), ZK, the
+%assign _w 0                                            ; bounce and staging slots
+%rep GFRAME / 32
+        vmovdqa [rsp + 32 * _w], ymm0
+%assign _w _w + 1
+%endrep
         CLEAR_VREGS ymm
         FRAME_LEAVE
 
