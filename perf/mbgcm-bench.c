@@ -246,6 +246,14 @@ int main(int argc, char **argv)
         run_threads(eng, ne, &allowed, f);
         close_csv(f, path);
     }
+    if (opt.modes & MODE_KEYS) {
+        FILE *f = open_csv(opt.csv, "keys", path, sizeof path);
+        run_keys(eng, ne, f);
+        close_csv(f, path);
+        for (unsigned i = 0; i < ne; i++) {
+            engine_teardown(&eng[i]);
+        }
+    }
     print_load("machine load at end");
     printf("total time %.1f s\n", (double)(now_ns() - t_main) * 1e-9);
     return 0;

@@ -4,7 +4,8 @@
 #   setup (Debian packages, scripts/setup.sh) -> current intel-ipsec-mb built from source, once
 #   (cached; see --ipsec-mb-src) -> Release build in build-bench/ (tests off) -> mbgcm-bench
 #   pinned to one CPU: throughput (one thread; 64 keys round-robin and one key), latency (Poisson
-#   arrivals, with and without flush timeout) and threads (one engine per thread) -> tables on
+#   arrivals, with and without flush timeout), threads (one engine per thread) and key setup
+#   (ns per key, beside ipsec-mb's and OpenSSL's) -> tables on
 #   stdout, progress on stderr; CSV, the table and a PNG plot (perf/plot.sh) in perf/results/
 #   (gitignored; latest.* point to the newest run).
 # Peers: OpenSSL EVP, Debian's intel-ipsec-mb 1.3 and, given its source, a current
@@ -179,9 +180,9 @@ log "built $BIN"
 
 # shellcheck disable=SC2054 # the commas are inside option values
 case "$MODE" in
-  quick) ARGS=(--mode tput,latency,threads --quick --keys 64,1 --seconds-per-point 0.15
+  quick) ARGS=(--mode tput,latency,threads,keys --quick --keys 64,1 --seconds-per-point 0.15
                --thr-seconds 0.1) ;;
-  full) ARGS=(--mode tput,latency,threads --keys 64,1 --reps 9 --seconds-per-point 0.9 --warmup 1
+  full) ARGS=(--mode tput,latency,threads,keys --keys 64,1 --reps 9 --seconds-per-point 0.9 --warmup 1
               --all-arches --lat-sizes 64,256,1420,16384 --lat-seconds 1
               --thr-sizes 64,256,1420,16384 --thr-seconds 0.3) ;;
 esac

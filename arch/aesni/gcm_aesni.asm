@@ -25,7 +25,8 @@
 ;     the rest bounced through a stack slot and zero-padded), CTR + GHASH, the partial last
 ;     block (bounced: no access past any buffer), the length block, T = E_K(J0) ^ S (16 bytes).
 ; void mbgcmi_aesni_hpowers(key *k);
-;     from hpow[H^1] (Montgomery V form, already stored) fill hpow[H^2..H^32] and hkar[].
+;     from hpow[H^1] (Montgomery V form, already stored) fill hpow[H^2..H^32] and hkar[]
+;     (four independent chains after H^4: see the function).
 ;
 ; Stitching. AESENC xmm issues twice per cycle here (latency 3), PCLMULQDQ once per cycle on
 ; another port, so the GHASH of eight blocks fits inside the AES rounds of eight others.
@@ -456,7 +457,20 @@ mbgcmi_aesni_gcm:
         FRAME_LEAVE
 
 ; ---------------------------------------------------------------------------------------------
-; H^k = mont(H^(k-1), H^1) for k = 2..32; hkar[k] = (lo ^ hi) of H^k in both qwords.
+; H^k for k = 2..32 and hkar[k] = (lo ^ hi) of H^k in both qwords: H^2..H^4 one after the
+; other (H^k = mont(H^(k-1), H^1)), then H^k = mont(H^(k-4), H^4), so that four products are
+; independent of each other and overlap in the multiplier instead of waiting on one chain of 31.
+%macro HPOW_STEP 3              ; multiplicand (memory), H^j, its Karatsuba operand
+        movdqa  xmm11, %1
+        GHX_FIRST %2, %3
+        GHX_REDUCE
+        sub     rdx, 16
+        movdqa  [rdx], xmm10                     ; H^k
+        pshufd  xmm1, xmm10, 0x4e
+        pxor    xmm1, xmm10
+        movdqa  [rdx + (KEY_HKAR - KEY_HPOW)], xmm1
+        inc     ecx
+%endmacro
 global mbgcmi_aesni_hpowers:function hidden
 mbgcmi_aesni_hpowers:                  ; rdi k
         movdqa  xmm0, [rdi + HPOW(1)]
@@ -466,17 +480,13 @@ mbgcmi_aesni_hpowers:                  ; rdi k
         mov     ecx, 2
         lea     rdx, [rdi + HPOW(1)]            ; &H^(k-1): powers are stored highest first,
 .next:                                          ; so H^k sits 16 bytes below H^(k-1)
-        movdqa  xmm11, [rdx]
-        GHX_FIRST [rdi + HPOW(1)], [rdi + HKAR(1)]
-        GHX_REDUCE
-        sub     rdx, 16
-        movdqa  [rdx], xmm10                     ; H^k
-        pshufd  xmm1, xmm10, 0x4e
-        pxor    xmm1, xmm10
-        movdqa  [rdx + (KEY_HKAR - KEY_HPOW)], xmm1
-        inc     ecx
-        cmp     ecx, 32
+        HPOW_STEP [rdx], [rdi + HPOW(1)], [rdi + HKAR(1)]
+        cmp     ecx, 4
         jbe     .next
+.next4:                                         ; H^(k-4) sits 64 bytes above H^k
+        HPOW_STEP [rdx + 48], [rdi + HPOW(4)], [rdi + HKAR(4)]
+        cmp     ecx, 32
+        jbe     .next4
         CLEAR_VREGS xmm
         ret
 

@@ -38,6 +38,9 @@ struct engine_ops {
                    bench_done_fn done, void *dctx);
     void (*poll)(struct engine *e, int final, bench_done_fn done, void *dctx);
     void (*stats)(struct engine *e, struct lat_stats *s);
+    /* Key setup again for every key of |m| (after setup with the same |m|), as a user
+       re-keying would: the keys mode times it. NULL: not timed. */
+    void (*rekey)(struct engine *e, const struct bench_msgs *m);
 };
 
 struct engine {

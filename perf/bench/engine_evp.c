@@ -108,7 +108,21 @@ static unsigned evp_run(struct engine *e, const struct bench_msgs *m, int dir, u
     return bad;
 }
 
-static const struct engine_ops evp_ops = {evp_setup, evp_run, evp_teardown, NULL, NULL, NULL};
+/* A new key on each existing encrypt context: EVP_EncryptInit_ex(ctx, NULL, NULL, key, NULL),
+   the key schedule and the hash key, as a server re-keying a context does. */
+static void evp_rekey(struct engine *e, const struct bench_msgs *m)
+{
+    struct evp_state *s = e->st;
+    for (unsigned k = 0; k < m->nkeys; k++) {
+        if (EVP_EncryptInit_ex(s->enc[k], NULL, NULL, m->raw[k], NULL) != 1) {
+            die("OpenSSL re-key failed");
+        }
+    }
+}
+
+static const struct engine_ops evp_ops = {evp_setup, evp_run, evp_teardown,
+                                          NULL,      NULL,    NULL,
+                                          evp_rekey};
 
 void evp_add_engine(struct engine *eng, unsigned *ne)
 {

@@ -213,10 +213,24 @@ static void ring_stats(struct engine *e, struct lat_stats *out)
     out->runs_timeout = st.runs_timeout;
 }
 
-static const struct engine_ops oneshot_ops = {mb_setup, oneshot_run, mb_teardown, NULL, NULL, NULL};
+/* mbgcm_key_init over the engine's key objects (the raw key read, the old object wiped). */
+static void mb_rekey(struct engine *e, const struct bench_msgs *m)
+{
+    struct mb_state *s = e->st;
+    for (unsigned k = 0; k < m->nkeys; k++) {
+        if (mbgcm_key_init(&s->keys[k], m->raw[k], m->bits / 8) != MBGCM_OK) {
+            die("mbgcm_key_init failed");
+        }
+    }
+}
+
+static const struct engine_ops oneshot_ops = {mb_setup, oneshot_run, mb_teardown,
+                                              NULL,     NULL,        NULL,
+                                              mb_rekey};
 static const struct engine_ops ring_ops = {mb_setup, ring_run, mb_teardown,
-                                           ring_submit, ring_poll, ring_stats};
-static const struct engine_ops burst_ops = {mb_setup, burst_run, mb_teardown, NULL, NULL, NULL};
+                                           ring_submit, ring_poll, ring_stats, NULL};
+static const struct engine_ops burst_ops = {mb_setup, burst_run, mb_teardown, NULL, NULL, NULL,
+                                            NULL};
 
 /* ---- the engine list ---- */
 

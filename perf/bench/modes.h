@@ -11,5 +11,7 @@
 void run_latency(const struct engine *eng, unsigned ne, size_t cap, FILE *csv);
 /* Scaling over threads pinned to the CPUs in |allowed|. */
 void run_threads(const struct engine *eng, unsigned ne, const cpu_set_t *allowed, FILE *csv);
+/* Key setup per key: mbgcm_key_init, every peer's GCM key precompute, OpenSSL's re-key. */
+void run_keys(struct engine *eng, unsigned ne, FILE *csv);
 
 #endif /* MBGCM_BENCH_MODES_H */

@@ -7,7 +7,7 @@
 
 #include "common.h"
 
-enum { MODE_TPUT = 1, MODE_LAT = 2, MODE_THR = 4 };
+enum { MODE_TPUT = 1, MODE_LAT = 2, MODE_THR = 4, MODE_KEYS = 8 };
 
 struct options {
     unsigned modes;

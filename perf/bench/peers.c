@@ -190,9 +190,18 @@ static void imb_poll(struct engine *e, int final, bench_done_fn done, void *dctx
     e->peer->ops->poll(s->ctx, final, done, dctx);
 }
 
-static const struct engine_ops imb_sync_ops = {imb_setup, imb_run, imb_teardown, NULL, NULL, NULL};
+/* IMB_AES128/256_GCM_PRE for every key (the adapter's set_keys). */
+static void imb_rekey(struct engine *e, const struct bench_msgs *m)
+{
+    const struct imb_state *s = e->st;
+    e->peer->ops->set_keys(s->ctx, m);
+}
+
+static const struct engine_ops imb_sync_ops = {imb_setup, imb_run, imb_teardown,
+                                               NULL,      NULL,    NULL,
+                                               imb_rekey};
 static const struct engine_ops imb_job_ops = {imb_setup, imb_run, imb_teardown,
-                                              imb_submit, imb_poll, NULL};
+                                              imb_submit, imb_poll, NULL, NULL};
 
 static void add_peer_engines(const struct peer *p, struct engine *eng, unsigned *ne)
 {
