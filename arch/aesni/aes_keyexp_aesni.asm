@@ -13,8 +13,19 @@
 ; RotWord(SubWord(t)) ^ rcon in dword 1 (RotWord commutes with the bytewise S-box), so one
 ; instruction serves both special cases; rcon is an assembly-time constant per i.
 ; Words are little-endian dwords of the byte string, which is what AESKEYGENASSIST assumes.
-; Registers: rdi = raw key, rsi = rk, eax = current word t, xmm0/xmm1 = scratch. Key material
-; left in registers is cleared before returning.
+; AES-192 runs that recurrence a word at a time (eax = current word t, xmm0/xmm1 scratch).
+;
+; AES-128 and AES-256 take a whole round key per step in xmm registers instead: a word at a
+; time, every word waits on the previous one through a store and a reload, and the chain of
+; 44 or 60 of them took about twice as long. With K = the previous round key (four words)
+; and t the special word broadcast to all four dwords (PSHUFD of the AESKEYGENASSIST result,
+; dword 3 = RotWord(SubWord(w3)) ^ rcon, dword 2 = SubWord(w3)):
+;   next = K ^ (K << 32) ^ (K << 64) ^ (K << 96) ^ t      (shifts of the 128-bit value)
+; which is w[i..i+3] of the recurrence above, each word the xor of all earlier ones of K.
+; AES-256 alternates two such halves: rcon steps on the second half's last word, the
+; SubWord-only steps (i % 8 == 4) on the first half's.
+; Registers: rdi = raw key, rsi = rk; xmm0/xmm1 the two halves (AES-128: xmm0), xmm2 t, xmm3
+; scratch. Key material left in registers is cleared before returning.
 default rel
 section .text
 
@@ -52,9 +63,36 @@ section .text
         ret
 %endmacro
 
+; NEXTKEY k, t: k = k ^ (k << 32) ^ (k << 64) ^ (k << 96) ^ t (xmm3 scratch)
+%macro NEXTKEY 2
+        movdqa  xmm3, %1
+        pslldq  xmm3, 4
+        pxor    %1, xmm3
+        pslldq  xmm3, 4
+        pxor    %1, xmm3
+        pslldq  xmm3, 4
+        pxor    %1, xmm3
+        pxor    %1, %2
+%endmacro
+
 global mbgcmi_aesni_expand128:function hidden
 mbgcmi_aesni_expand128:
-        EXPAND 4
+        movdqu  xmm0, [rdi]
+        movdqu  [rsi], xmm0
+%assign rcon 1
+%assign r 1
+%rep 10
+        aeskeygenassist xmm2, xmm0, rcon
+        pshufd  xmm2, xmm2, 0xff                ; RotWord(SubWord(w3)) ^ rcon everywhere
+        NEXTKEY xmm0, xmm2
+        movdqu  [rsi + 16 * r], xmm0
+%assign rcon ((rcon << 1) ^ (((rcon >> 7) & 1) * 0x1b)) & 0xff
+%assign r r + 1
+%endrep
+        pxor    xmm0, xmm0
+        pxor    xmm2, xmm2
+        pxor    xmm3, xmm3
+        ret
 
 global mbgcmi_aesni_expand192:function hidden
 mbgcmi_aesni_expand192:
@@ -62,6 +100,30 @@ mbgcmi_aesni_expand192:
 
 global mbgcmi_aesni_expand256:function hidden
 mbgcmi_aesni_expand256:
-        EXPAND 8
+        movdqu  xmm0, [rdi]
+        movdqu  xmm1, [rdi + 16]
+        movdqu  [rsi], xmm0
+        movdqu  [rsi + 16], xmm1
+%assign rcon 1
+%assign r 2
+%rep 7
+        aeskeygenassist xmm2, xmm1, rcon
+        pshufd  xmm2, xmm2, 0xff                ; RotWord(SubWord(w7)) ^ rcon everywhere
+        NEXTKEY xmm0, xmm2
+        movdqu  [rsi + 16 * r], xmm0
+%if r < 14
+        aeskeygenassist xmm2, xmm0, 0
+        pshufd  xmm2, xmm2, 0xaa                ; SubWord(w3) everywhere
+        NEXTKEY xmm1, xmm2
+        movdqu  [rsi + 16 * (r + 1)], xmm1
+%endif
+%assign rcon ((rcon << 1) ^ (((rcon >> 7) & 1) * 0x1b)) & 0xff
+%assign r r + 2
+%endrep
+        pxor    xmm0, xmm0
+        pxor    xmm1, xmm1
+        pxor    xmm2, xmm2
+        pxor    xmm3, xmm3
+        ret
 
 section .note.GNU-stack noalloc noexec nowrite progbits
