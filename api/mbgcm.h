@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mbgcm.h — public API of mbgcm, a multi-buffer batch AES-GCM engine.
  *
@@ -122,6 +123,8 @@ MBGCM_API void mbgcm_key_wipe(mbgcm_key *key);
  * The implementation is chosen once per process: MBGCM_ARCH=auto (or unset) picks the fastest
  * path this CPU and OS support; MBGCM_ARCH=generic|aesni|avx2|avx512 forces one, and an arch
  * that is unknown or not supported here makes every one-shot call return MBGCM_ERR_UNSUPPORTED.
+ * An arch's variant (tuning per microarchitecture) is chosen from the CPU the same way;
+ * MBGCM_AVX512_VARIANT=by16|by32|auto overrides it (an unknown one: MBGCM_ERR_UNSUPPORTED).
  * ------------------------------------------------------------------------------------------- */
 
 /*
