@@ -11,11 +11,14 @@
  *     leave behind) per arch;
  *   - J0 for IV lengths 1..300 (mbgcmi_gcm_j0) per arch against the textbook;
  *   - the bitsliced S-box against the FIPS-197 table (all 256 values), key expansion against a
- *     textbook FIPS-197 expansion and across arches (byte-identical keys), the four-lane AES
+ *     textbook FIPS-197 expansion and across arches and their variants (byte-identical
+ *     keys), the four-lane AES
  *     with mixed key sizes against OpenSSL;
  *   - GHASH arithmetic: mbgcmi_gf128_mont(V(a), V(b)) = V(a*b*x) with the textbook multiply
  *     (the V-form/Montgomery derivation of arch/generic/ghash_ct.c), the stored hash-key powers
- *     (k-fold Montgomery products, mont(V(a), hpow[H^k]) = V(a*H^k), Karatsuba halves);
+ *     (k-fold Montgomery products, mont(V(a), hpow[H^k]) = V(a*H^k), Karatsuba halves), and
+ *     the hash-key power kernels (portable, xmm, ymm, zmm) against each other on edge and
+ *     random H: the same bytes, nothing written outside hpow/hkar;
  *   - struct offsets against arch/x86/include/key.inc (parsed; path from MBGCM_KEY_INC).
  */
 #include <ctype.h>
@@ -23,6 +26,11 @@
 
 #include "generic.h"
 #include "test_util.h"
+#if defined(MBGCM_HAVE_NASM)
+#include "aesni.h"
+#include "avx2.h"
+#include "avx512.h"
+#endif
 
 /* FIPS-197 figure 7 */
 static const uint8_t aes_sbox[256] = {
@@ -495,12 +503,20 @@ static void key_expansion_all_arches(void **state)
         assert_true(tu_all_byte(rk->reserved, sizeof rk->reserved, 0));
         assert_int_equal(rk->reserved0, 0);
         for (int a = 0; a < n_arches; a++) {
-            mbgcm_key k;
-            memset(&k, 0xD7, sizeof k); /* every byte must be written */
-            mbgcmi_key_expand(&k, raw, kl, tu_arch(arches[a]));
-            TU_MEM_EQ(&k, &ref, sizeof k, "arch=%s: key differs from key_init's (key_len %zu)",
-                      tu_arch_name(arches[a]), kl);
-            mbgcm_key_wipe(&k);
+            /* the arch as the lookups give it, then each of its variants (the one the CPU
+               would not choose has its own descriptor, and so its own key_expand pointer) */
+            const struct mbgcmi_arch *base = mbgcmi_arches[arches[a]];
+            const unsigned nv = base->nvariants;
+            for (unsigned v = 0; v <= nv; v++) {
+                const struct mbgcmi_arch *d = v == 0 ? tu_arch(arches[a]) : base->variants[v - 1];
+                mbgcm_key k;
+                memset(&k, 0xD7, sizeof k); /* every byte must be written */
+                mbgcmi_key_expand(&k, raw, kl, d);
+                TU_MEM_EQ(&k, &ref, sizeof k, "arch=%s%s%s: key differs from key_init's "
+                          "(key_len %zu)", d->name, d->variant ? "/" : "",
+                          d->variant ? d->variant : "", kl);
+                mbgcm_key_wipe(&k);
+            }
             count[arches[a]]++;
         }
         mbgcm_key_wipe(&ref);
@@ -694,6 +710,74 @@ static void hash_key_powers(void **state)
     tu_print_arch_counts("keys with all 32 powers checked", count);
 }
 
+/* ---- the hash-key power kernels against each other --------------------------------------------- */
+/* Each kernel fills hpow[H^2..H^32] and hkar[] from hpow[H^1]: the portable one is the
+   reference (hash_key_powers checks it against the textbook), the asm ones (xmm, and the ymm
+   and zmm kernels that compute several powers per instruction in another order) must write the
+   same bytes there and nothing anywhere else. H^1 runs over every single bit, the edge values
+   and random values (any 128-bit value is a field element). */
+static void hpowers_kernels(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *arch;
+        void (*fn)(struct mbgcmi_key *);
+    } kern[] = {
+        {"generic", mbgcmi_hpowers_ct},
+#if defined(MBGCM_HAVE_NASM)
+        {"aesni", mbgcmi_aesni_hpowers},
+        {"avx2", mbgcmi_avx2_hpowers},
+        {"avx512", mbgcmi_avx512_hpowers},
+#endif
+    };
+    enum { NK = sizeof kern / sizeof kern[0], NEDGE = 128 + 8 };
+    static const uint64_t edge[8][2] = {
+        {0, 0}, {~UINT64_C(0), ~UINT64_C(0)}, {~UINT64_C(0), 0}, {0, ~UINT64_C(0)},
+        {1, UINT64_C(0xC200000000000000)}, {UINT64_C(0x5555555555555555), UINT64_C(0xAAAAAAAAAAAAAAAA)},
+        {UINT64_C(0x8000000000000000), 1}, {UINT64_C(0xFFFFFFFFFFFFFFFE), UINT64_C(0x7FFFFFFFFFFFFFFF)},
+    };
+    tu_rng r;
+    tu_rng_init(&r, "hpowers_kernels");
+    const size_t n = NEDGE + tu_scaled(3000);
+    uint64_t count[NK] = {0};
+    int run[NK];
+    for (size_t j = 0; j < NK; j++) {
+        const int a = TU_ARCH(kern[j].arch);
+        run[j] = a != TU_ARCH_NONE && tu_arch_supported(a);
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h[2];
+        if (i < 128) {
+            h[0] = i < 64 ? UINT64_C(1) << i : 0;
+            h[1] = i < 64 ? 0 : UINT64_C(1) << (i - 64);
+        } else if (i < NEDGE) {
+            h[0] = edge[i - 128][0], h[1] = edge[i - 128][1];
+        } else {
+            tu_rng_fill(&r, h, sizeof h);
+        }
+        mbgcm_key fill, ref;
+        tu_rng_fill(&r, &fill, sizeof fill); /* garbage everywhere else */
+        memcpy(mbgcmi_key_w(&fill)->hpow[MBGCMI_HIDX(1)], h, 16);
+        ref = fill;
+        mbgcmi_hpowers_ct(mbgcmi_key_w(&ref));
+        for (size_t j = 0; j < NK; j++) {
+            if (!run[j]) {
+                continue;
+            }
+            mbgcm_key k = fill;
+            kern[j].fn(mbgcmi_key_w(&k));
+            TU_MEM_EQ(&k, &ref, sizeof k, "%s hpowers: H^1 = {%016llx, %016llx} (case %zu)",
+                      kern[j].arch, (unsigned long long)h[0], (unsigned long long)h[1], i);
+            count[j]++;
+        }
+    }
+    printf("H^1 values, powers compared with the portable kernel's:");
+    for (size_t j = 0; j < NK; j++) {
+        printf(" %s=%llu", kern[j].arch, (unsigned long long)count[j]);
+    }
+    printf("\n");
+}
+
 /* ---- layout: struct offsets against arch/x86/include/key.inc ------------------------------------------ */
 static void strip_spaces(char *s)
 {
@@ -776,6 +860,7 @@ int main(void)
         cmocka_unit_test(aes_ct_encrypt4_mixed_keys),
         cmocka_unit_test(gf128_mont_vs_textbook),
         cmocka_unit_test(hash_key_powers),
+        cmocka_unit_test(hpowers_kernels),
         cmocka_unit_test(layout_matches_key_inc),
     };
     return cmocka_run_group_tests_name("gcm_internal", tests, setup, NULL) ? 1 : 0;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * aesni.h — the aesni arch's kernels (contracts repeated from the .asm files). The avx2 and
- * avx512 arches reuse the one-block call and the key setup: for one block and for the key
- * schedule, xmm AES-NI is the shortest path on every x86 arch.
+ * avx512 arches reuse the one-block call and the key setup (mbgcmi_x86_key_expand, with their
+ * own hash-key powers): for one block and for the key schedule, xmm AES-NI is the shortest
+ * path on every x86 arch.
  */
 #ifndef MBGCM_ARCH_AESNI_H
 #define MBGCM_ARCH_AESNI_H
@@ -36,5 +37,27 @@ void mbgcmi_aesni_hpowers(struct mbgcmi_key *k);
 
 /* arch_aesni.c: key setup with AES-NI and PCLMULQDQ (struct mbgcmi_arch.key_expand). */
 void mbgcmi_aesni_key_expand(struct mbgcmi_key *k, const uint8_t *raw, size_t raw_len);
+
+/* The key setup of every x86 arch's key_expand: round keys with AES-NI, H = E_K(0^128),
+   hpow[H^1] = its Montgomery form, then |hpowers| (a kernel with mbgcmi_aesni_hpowers's
+   contract and bytes: the arch's widest carry-less multiply) fills the other powers. Inline,
+   so each arch's call of its hpowers is direct. */
+static inline void mbgcmi_x86_key_expand(struct mbgcmi_key *k, const uint8_t *raw,
+                                         size_t raw_len, void (*hpowers)(struct mbgcmi_key *))
+{
+    static const uint8_t zero[16] = {0};
+    uint8_t h[16];
+    if (raw_len == 16) {
+        mbgcmi_aesni_expand128(raw, k->rk);
+    } else if (raw_len == 24) {
+        mbgcmi_aesni_expand192(raw, k->rk);
+    } else {
+        mbgcmi_aesni_expand256(raw, k->rk);
+    }
+    mbgcmi_aesni_block(k, zero, h);
+    mbgcmi_hkey_from_h(h, k->hpow[MBGCMI_HIDX(1)]);
+    hpowers(k);
+    mbgcmi_wipe(h, sizeof h);
+}
 
 #endif /* MBGCM_ARCH_AESNI_H */

@@ -10,19 +10,7 @@
 
 void mbgcmi_aesni_key_expand(struct mbgcmi_key *k, const uint8_t *raw, size_t raw_len)
 {
-    static const uint8_t zero[16] = {0};
-    uint8_t h[16];
-    if (raw_len == 16) {
-        mbgcmi_aesni_expand128(raw, k->rk);
-    } else if (raw_len == 24) {
-        mbgcmi_aesni_expand192(raw, k->rk);
-    } else {
-        mbgcmi_aesni_expand256(raw, k->rk);
-    }
-    mbgcmi_aesni_block(k, zero, h);
-    mbgcmi_hkey_from_h(h, k->hpow[MBGCMI_HIDX(1)]);
-    mbgcmi_aesni_hpowers(k);
-    mbgcmi_wipe(h, sizeof h);
+    mbgcmi_x86_key_expand(k, raw, raw_len, mbgcmi_aesni_hpowers);
 }
 
 static const struct mbgcmi_gcm_ops ops = {

@@ -2,7 +2,8 @@
 ; gcm_aesni.asm — single-stream AES-GCM kernels with AES-NI + PCLMULQDQ (xmm, legacy SSE
 ; encoding), eight blocks per iteration ("by8") with the GHASH stitched into the AES rounds:
 ; the `aesni` arch's one-shot path and the manager's path for long jobs and odd IVs. Key setup
-; uses mbgcmi_aesni_block and mbgcmi_aesni_hpowers from here on every x86 arch.
+; uses mbgcmi_aesni_block from here on every x86 arch; mbgcmi_aesni_hpowers on this arch (avx2
+; and avx512 have wider twins with the same output: arch/*/hpowers_*.asm).
 ;
 ; CPU: AES-NI, PCLMULQDQ, SSSE3 (PSHUFB), SSE4.1 — what arch/aesni/arch_aesni.c requires.
 ;      No VEX (AVX is not guaranteed on this arch): two-operand forms, aligned memory operands.

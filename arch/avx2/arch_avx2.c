@@ -24,7 +24,7 @@ const struct mbgcmi_arch mbgcmi_arch_avx2 = {
                 MBGCMI_F_AVX | MBGCMI_F_AVX2 | MBGCMI_F_VAES | MBGCMI_F_VPCLMUL |
                 MBGCMI_F_BMI1 | MBGCMI_F_BMI2,
     .portable = 0,
-    .key_expand = mbgcmi_aesni_key_expand,
+    .key_expand = mbgcmi_avx2_key_expand,
     .ops = &ops,
     .lanes = NULL,
     .short_jobs = NULL,

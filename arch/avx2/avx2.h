@@ -25,4 +25,10 @@ int mbgcmi_avx2_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8
                       size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
                       uint8_t *tag, size_t tag_len_dec);
 
+/* hpowers_avx2.asm: mbgcmi_aesni_hpowers's contract and bytes (fill hpow[]/hkar[] from
+   hpow[H^1]), two powers per 256-bit VPCLMULQDQ. */
+void mbgcmi_avx2_hpowers(struct mbgcmi_key *k);
+/* key_avx2.c: the arch's key setup (struct mbgcmi_arch.key_expand), with the above. */
+void mbgcmi_avx2_key_expand(struct mbgcmi_key *k, const uint8_t *raw, size_t raw_len);
+
 #endif /* MBGCM_ARCH_AVX2_H */

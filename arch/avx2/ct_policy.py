@@ -30,4 +30,7 @@ POLICY = {
                            'gcm12 decrypt: TEST of the differing counted tag bytes (VPCMPEQB, '
                            'VPMOVMSKB), SETNZ into the return value: the tag result, public by '
                            'design, computed over all 16 bytes without a branch')]),
+    'hpowers_avx2': dict(
+        plan='arch/avx2/hpowers_avx2.asm "Register plan": rdi k only, no branch, no stack',
+        flag_regs={}, public_mem=[], declassify=[]),
 }

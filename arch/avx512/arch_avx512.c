@@ -61,7 +61,7 @@ const struct mbgcmi_arch mbgcmi_arch_avx512 = {
                 MBGCMI_F_BMI1 | MBGCMI_F_BMI2 | MBGCMI_F_AVX512F | MBGCMI_F_AVX512BW |
                 MBGCMI_F_AVX512VL,
     .portable = 0,
-    .key_expand = mbgcmi_aesni_key_expand,
+    .key_expand = mbgcmi_avx512_key_expand,
     .ops = &ops,
     .lanes = mbgcmi_avx512_lanes,
     .short_jobs = mbgcmi_avx512_short_jobs,
@@ -78,7 +78,7 @@ const struct mbgcmi_arch mbgcmi_arch_avx512_by32 = {
                 MBGCMI_F_BMI1 | MBGCMI_F_BMI2 | MBGCMI_F_AVX512F | MBGCMI_F_AVX512BW |
                 MBGCMI_F_AVX512VL,
     .portable = 0,
-    .key_expand = mbgcmi_aesni_key_expand,
+    .key_expand = mbgcmi_avx512_key_expand,
     .ops = &ops_by32,
     .lanes = mbgcmi_avx512_lanes,
     .short_jobs = mbgcmi_avx512_short_jobs,

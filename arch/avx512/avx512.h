@@ -49,4 +49,10 @@ unsigned mbgcmi_avx512_lanes(struct mbgcmi_group *g);
 uint64_t mbgcmi_avx512_short_jobs(mbgcm_job *const *jobs, const uint32_t *shapes, size_t n,
                                   unsigned nblk, unsigned flags);
 
+/* hpowers_avx512.asm: mbgcmi_aesni_hpowers's contract and bytes (fill hpow[]/hkar[] from
+   hpow[H^1]), four powers per 512-bit VPCLMULQDQ. */
+void mbgcmi_avx512_hpowers(struct mbgcmi_key *k);
+/* key_avx512.c: the arch's key setup (struct mbgcmi_arch.key_expand), with the above. */
+void mbgcmi_avx512_key_expand(struct mbgcmi_key *k, const uint8_t *raw, size_t raw_len);
+
 #endif /* MBGCM_ARCH_AVX512_H */

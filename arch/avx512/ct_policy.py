@@ -74,6 +74,9 @@ POLICY = {
             ('rsp', 1044, 4, 'F_ACT: busy lanes'), ('rsp', 1048, 4, 'F_TEXT: text lanes'),
             ('rsp', 1056, 8, 'F_NB: blocks of the bulk step')],
         declassify=AUTHFAIL_DECL),
+    'hpowers_avx512': dict(
+        plan='arch/avx512/hpowers_avx512.asm "Register plan": rdi k only, no branch, no stack',
+        flag_regs={}, public_mem=[], declassify=[]),
     'gcm_short_avx512': dict(
         plan='arch/avx512/gcm_short_avx512.asm "Register plan" and its stack frame',
         flag_regs={
