@@ -97,13 +97,13 @@ _Static_assert(offsetof(struct mbgcmi_group, tagmask) == 2800, "tagmask");
 typedef unsigned (*mbgcmi_lane_kernel_fn)(struct mbgcmi_group *g);
 
 /* ---- short jobs: many per call, straight from the jobs --------------------------------------
- * Jobs with a 12-byte IV, at most 16 bytes of AAD and at most 8 blocks of message skip the
+ * Jobs with a 12-byte IV, at most 16 bytes of AAD and at most 16 blocks of message skip the
  * lane state: the scheduler gathers them by shape (message blocks x key size) and hands a list
  * of up to MBGCMI_SHORT_MAX_JOBS to the arch's short-job kernel, which reads the jobs directly
  * and finishes them: E_K(J0), the counter blocks, the AAD block, the message, the length block
  * and the tag, with one aggregated GHASH per job, four jobs per lane group and consecutive
  * groups overlapped. */
-#define MBGCMI_SHORT_MAX_BLOCKS 8
+#define MBGCMI_SHORT_MAX_BLOCKS 16
 #define MBGCMI_SHORT_MAX_AAD    16
 #define MBGCMI_SHORT_MAX_JOBS   64
 #define MBGCMI_SHORT_SAMEKEY    0x100u   /* flags: every job of the call has the same key */

@@ -77,7 +77,10 @@ struct mbgcm_mgr {
     unsigned staged;             /* short jobs waiting in classes */
     unsigned dirty;              /* some lane state not wiped since it was used */
     struct mbgcmi_short_class *sc; /* MBGCMI_SHORT_CLASSES classes (none without a kernel) */
-    uint32_t sc_used;            /* bit per class holding jobs */
+    uint64_t sc_used;            /* bit per class holding jobs */
+    uint64_t short_lim;          /* jobs shorter than this may take the short-job kernel
+                                    (16 * MBGCMI_SHORT_MAX_BLOCKS + 1; the test hook lowers it
+                                    with the single-stream threshold) */
     struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
     /* test hook: may rewrite J0 when a job enters a lane (counter-wrap tests) */
     void (*j0_hook)(void *ctx, const mbgcm_job *job, uint8_t j0[16]);
@@ -145,7 +148,7 @@ static inline int mbgcmi_sched_short_ok(const mbgcm_mgr *m, const mbgcm_job *job
 {
     /* with the J0 test hook set, every job takes the lane path, where the hook applies */
     return m->sc != NULL && m->j0_hook == NULL && job->iv_len == 12 &&
-           job->aad_len <= MBGCMI_SHORT_MAX_AAD && job->len <= 16 * MBGCMI_SHORT_MAX_BLOCKS &&
+           job->aad_len <= MBGCMI_SHORT_MAX_AAD && (uint64_t)job->len < m->short_lim &&
            job->src_sgl == NULL && job->dst_sgl == NULL;
 }
 /* The class of a short job: message blocks x key size. */
@@ -172,7 +175,7 @@ static inline void mbgcmi_short_add(mbgcm_mgr *m, mbgcm_job *job, unsigned cls, 
         c->key = job->key;
         c->same = 1;
         c->t_first = t_submit;
-        m->sc_used |= UINT32_C(1) << cls;
+        m->sc_used |= UINT64_C(1) << cls;
     }
     c->same &= job->key == c->key;
     c->job[i] = job;
@@ -213,12 +216,8 @@ static inline void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t no
         return;
     }
     m->bytes += job->len;
-    /* long and scatter-gather jobs run single-stream (docs/design.md) */
-    if ((uint64_t)job->len >= m->single_min_len || job->src_sgl != NULL ||
-        job->dst_sgl != NULL) {
-        mbgcmi_sched_run_single(m, job);
-        return;
-    }
+    /* the short-job kernel takes what it can (up to 16 blocks); long and scatter-gather jobs
+       run single-stream (docs/design.md) */
     if (mbgcmi_sched_short_ok(m, job)) {
         mbgcmi_short_add(m, job, mbgcmi_short_class_of(job->len, mbgcmi_key_c(job->key)->rounds),
                          mbgcmi_short_shape(job->aad_len, job->tag_len, job->len, job->dir), now,
@@ -226,7 +225,8 @@ static inline void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t no
         return;
     }
     /* so do jobs whose whole work, message and AAD, is long: a GMAC job is all AAD */
-    if ((uint64_t)job->len + (uint64_t)job->aad_len >= m->single_min_len) {
+    if ((uint64_t)job->len >= m->single_min_len || job->src_sgl != NULL ||
+        job->dst_sgl != NULL || (uint64_t)job->len + (uint64_t)job->aad_len >= m->single_min_len) {
         mbgcmi_sched_run_single(m, job);
         return;
     }

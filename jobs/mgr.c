@@ -145,6 +145,9 @@ void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx)
 void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
 {
     m->single_min_len = m->arch->lanes != NULL ? len : 0;
+    /* below the threshold only: 0 sends every job single-stream, as before */
+    const uint64_t lim = m->arch->short_jobs != NULL ? 16 * MBGCMI_SHORT_MAX_BLOCKS + 1 : 0;
+    m->short_lim = m->single_min_len < lim ? m->single_min_len : lim;
 }
 
 void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job *job,
@@ -187,7 +190,7 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
     const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
     unsigned cls;
     uint32_t shape;
-    if (m->sc != NULL && m->j0_hook == NULL && (uint64_t)job->len < m->single_min_len &&
+    if (m->sc != NULL && m->j0_hook == NULL && (uint64_t)job->len < m->short_lim &&
         mbgcmi_short_fast(job, MBGCMI_SHORT_MAX_AAD, 16 * MBGCMI_SHORT_MAX_BLOCKS, &cls,
                           &shape)) {
         /* the common short job: checked in one pass, straight to its class */
@@ -246,7 +249,7 @@ mbgcm_job *mbgcm_mgr_poll(mbgcm_mgr *m)
 struct burst_fill {
     struct mbgcmi_short_class *c; /* the class being filled, or NULL */
     unsigned cls, n, n0, same;    /* its index, jobs now, jobs when taken up, one key so far */
-    uint32_t touched;             /* classes this burst added to */
+    uint64_t touched;             /* classes this burst added to */
 };
 
 static void fill_put(mbgcm_mgr *m, struct burst_fill *f)
@@ -268,20 +271,20 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
         c->key = job->key;
         c->same = 1;
         c->t_first = now;
-        m->sc_used |= UINT32_C(1) << cls;
+        m->sc_used |= UINT64_C(1) << cls;
     }
     f->c = c;
     f->cls = cls;
     f->n = f->n0 = c->n;
     f->same = c->same;
-    f->touched |= UINT32_C(1) << cls;
+    f->touched |= UINT64_C(1) << cls;
 }
 
-/* Take jobs[i..) into short-job classes while they are valid short jobs of single-stream
-   length below |single_min|; returns the index of the first job that is not (or n). Kept
-   small so that the fill state stays in registers. */
+/* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
+   |short_lim|; returns the index of the first job that is not (or n). Kept small so that the
+   fill state stays in registers. */
 static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n,
-                           struct burst_fill *f, uint64_t now, uint64_t single_min,
+                           struct burst_fill *f, uint64_t now, uint64_t short_lim,
                            uint64_t *bytes, unsigned *failed)
 {
     uint64_t b = 0;
@@ -289,7 +292,7 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
         mbgcm_job *job = &jobs[i];
         unsigned cls;
         uint32_t shape;
-        if ((uint64_t)job->len >= single_min ||
+        if ((uint64_t)job->len >= short_lim ||
             !mbgcmi_short_fast(job, MBGCMI_SHORT_MAX_AAD, 16 * MBGCMI_SHORT_MAX_BLOCKS, &cls,
                                &shape)) {
             break;
@@ -336,8 +339,8 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     struct burst_fill f = {NULL, 0, 0, 0, 0, 0};
     for (unsigned i = 0; i < n; i++) {
         if (shortfast) {
-            const unsigned stop = fill_short(m, jobs, i, n, &f, now, single_min, &direct_bytes,
-                                             &failed);
+            const unsigned stop = fill_short(m, jobs, i, n, &f, now, m->short_lim,
+                                             &direct_bytes, &failed);
             direct += stop - i;
             if ((i = stop) == n) {
                 break;
@@ -363,8 +366,8 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     m->jobs += direct;
     m->bytes += direct_bytes;
     /* the classes this burst filled (ring jobs waiting in them finish too) */
-    for (uint32_t u = f.touched & m->sc_used; u != 0; u &= u - 1) {
-        failed += mbgcmi_short_run(m, (unsigned)__builtin_ctz(u), MBGCMI_RUN_BURST);
+    for (uint64_t u = f.touched & m->sc_used; u != 0; u &= u - 1) {
+        failed += mbgcmi_short_run(m, (unsigned)__builtin_ctzll(u), MBGCMI_RUN_BURST);
     }
     failed += mbgcmi_sched_run_deferred(m);
     if (direct == n && staged0 == 0) {

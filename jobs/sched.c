@@ -39,6 +39,7 @@ void mbgcmi_sched_init(mbgcm_mgr *m, struct mbgcmi_group *groups, unsigned ngrou
     m->freemask = (1u << (ngroups * MBGCMI_GL)) - 1u;
     /* without a lane kernel every job runs single-stream */
     m->single_min_len = m->arch->lanes != NULL ? m->arch->single_min_len : 0;
+    m->short_lim = m->arch->short_jobs != NULL ? 16 * MBGCMI_SHORT_MAX_BLOCKS + 1 : 0;
     for (unsigned gi = 0; gi < ngroups; gi++) {
         group_reset(&groups[gi]);
     }
@@ -331,8 +332,8 @@ void mbgcmi_sched_finish(mbgcm_mgr *m, const mbgcm_job *job, enum mbgcmi_run_cau
     }
     /* a short job waits in the class of its shape; look the job up rather than trust fields
        the caller was not to change while it was pending */
-    for (uint32_t u = m->sc_used; u != 0; u &= u - 1) {
-        const unsigned cls = (unsigned)__builtin_ctz(u);
+    for (uint64_t u = m->sc_used; u != 0; u &= u - 1) {
+        const unsigned cls = (unsigned)__builtin_ctzll(u);
         const struct mbgcmi_short_class *c = &m->sc[cls];
         for (unsigned i = 0; i < c->n; i++) {
             if (c->job[i] == job) {

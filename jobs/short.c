@@ -2,8 +2,8 @@
 /*
  * short.c — short jobs: the classes they wait in and the runs of the arch's short-job kernel.
  *
- * A short job (12-byte IV, AAD <= 16 bytes, message <= 8 blocks; arch with a short-job kernel)
- * waits in the class of its shape: message blocks (0..8) x key size (10, 12 or 14 rounds), so
+ * A short job (12-byte IV, AAD <= 16 bytes, message <= 16 blocks; arch with a short-job kernel)
+ * waits in the class of its shape: message blocks (0..16) x key size (10, 12 or 14 rounds), so
  * that one kernel call runs jobs of one shape only. The ring runs a class once it holds
  * MBGCMI_SHORT_RING jobs (two lane groups, which the kernel overlaps), a burst lets its classes
  * fill up to the kernel's limit and runs them at its end; flush and the timeout run the class
@@ -35,22 +35,22 @@ unsigned mbgcmi_short_run(mbgcm_mgr *m, unsigned cls, enum mbgcmi_run_cause why)
         failed++;
     }
     c->n = 0;
-    m->sc_used &= ~(UINT32_C(1) << cls);
+    m->sc_used &= ~(UINT64_C(1) << cls);
     m->staged -= n;
     return failed;
 }
 
 void mbgcmi_short_run_all(mbgcm_mgr *m, enum mbgcmi_run_cause why)
 {
-    for (uint32_t u = m->sc_used; u != 0; u &= u - 1) {
-        mbgcmi_short_run(m, (unsigned)__builtin_ctz(u), why);
+    for (uint64_t u = m->sc_used; u != 0; u &= u - 1) {
+        mbgcmi_short_run(m, (unsigned)__builtin_ctzll(u), why);
     }
 }
 
 void mbgcmi_short_expire(mbgcm_mgr *m, uint64_t now)
 {
-    for (uint32_t u = m->sc_used; u != 0; u &= u - 1) {
-        const unsigned cls = (unsigned)__builtin_ctz(u);
+    for (uint64_t u = m->sc_used; u != 0; u &= u - 1) {
+        const unsigned cls = (unsigned)__builtin_ctzll(u);
         if (now - m->sc[cls].t_first >= m->timeout_ns) {
             mbgcmi_short_run(m, cls, MBGCMI_RUN_TIMEOUT);
         }

@@ -559,8 +559,9 @@ int main(int argc, char **argv)
     if (thr == UINT64_MAX) {
         printf("any length to the lanes\n");
     } else {
-        printf("%llu bytes or more single-stream (struct mbgcmi_arch.single_min_len)\n",
-               (unsigned long long)thr);
+        printf("%llu bytes or more single-stream (struct mbgcmi_arch.single_min_len) unless "
+               "the short-job kernel takes them (12-byte IV, AAD <= 16, up to %u bytes)\n",
+               (unsigned long long)thr, 16u * MBGCMI_SHORT_MAX_BLOCKS);
     }
     unsigned nwarn = 0;
     for (int mixed = 0; mixed < 2; mixed++) {

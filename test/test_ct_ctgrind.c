@@ -533,11 +533,14 @@ static void t_mgr(void **state)
 
 /* A C short-job kernel with the contract of mbgcmi_short_jobs_fn (core/group.h), on the generic
    single-stream ops: lets the manager's short-job classes run under memcheck. */
+static size_t c_short_calls, c_short_long; /* calls; jobs of 9..16 blocks */
+
 static uint64_t c_short_jobs(mbgcm_job *const *jobs, const uint32_t *shapes, size_t n,
                              unsigned nblk, unsigned flags)
 {
-    (void)nblk;
     (void)flags;
+    c_short_calls++;
+    c_short_long += nblk > 8 ? n : 0;
     uint64_t fail = 0;
     for (size_t i = 0; i < n; i++) {
         const mbgcm_job *job = jobs[i];
@@ -581,9 +584,12 @@ static void t_stages(void **state)
         m->arch = &arch;
         memset(classes, 0, MBGCMI_SHORT_CLASSES * sizeof(struct mbgcmi_short_class));
         m->sc = classes;
+        m->short_lim = 16 * MBGCMI_SHORT_MAX_BLOCKS + 1; /* as the manager of such an arch */
         mbgcmi_mgr_set_clock(m, fake_clock, NULL);
-        mgr_session(m, keys, 3, 100, 130, variant ? "short classes with timeout" :
-                    "short classes", C_STAGE_JOBS);
+        c_short_calls = c_short_long = 0;
+        mgr_session(m, keys, 3, 100, 16 * MBGCMI_SHORT_MAX_BLOCKS + 2,
+                    variant ? "short classes with timeout" : "short classes", C_STAGE_JOBS);
+        assert_true(c_short_calls > 0 && c_short_long > 0); /* the classes did run */
         m->sc = NULL;
         mbgcm_mgr_free(m);
     }

@@ -724,14 +724,11 @@ int tu_mgr_has_lanes(int cfg)
 
 int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp)
 {
-    if ((uint64_t)sp->len >= thr) {
-        return 1;
-    }
     if (m->sc != NULL && m->j0_hook == NULL && sp->iv_len == 12 &&
-        sp->aad_len <= MBGCMI_SHORT_MAX_AAD && sp->len <= 16 * MBGCMI_SHORT_MAX_BLOCKS) {
+        sp->aad_len <= MBGCMI_SHORT_MAX_AAD && (uint64_t)sp->len < m->short_lim) {
         return 0;
     }
-    return (uint64_t)sp->len + (uint64_t)sp->aad_len >= thr;
+    return (uint64_t)sp->len >= thr || (uint64_t)sp->len + (uint64_t)sp->aad_len >= thr;
 }
 
 void tu_mgr_need_lanes(int cfg)

@@ -191,7 +191,7 @@ static int lanes_clean(const mbgcm_mgr *m)
 }
 
 struct zjob {
-    uint8_t iv[12], aad[16], src[300], dst[300], tag[16];
+    uint8_t iv[12], aad[16], src[320], dst[320], tag[16];
 };
 
 static void fill_job(mbgcm_job *job, struct zjob *z, const mbgcm_key *k, size_t len, int dir)
@@ -232,9 +232,9 @@ static void t_mgr_wipe(void **state)
                 /* an arch without a lane kernel runs every job single-stream */
                 const int single = scenario == 3 || !tu_mgr_has_lanes(cfgs[ci]);
                 const unsigned long long before = blocks_checked;
-                /* three ring jobs: 3 of 4 lanes busy, nothing run yet (300 bytes: not short) */
+                /* three ring jobs: 3 of 4 lanes busy, nothing run yet (300 bytes: never short) */
                 for (unsigned j = 0; j < 3; j++) {
-                    fill_job(mbgcm_get_next_job(m), &z[j], &keys[j % 3], 200 + j,
+                    fill_job(mbgcm_get_next_job(m), &z[j], &keys[j % 3], 300 + j,
                              j == 1 ? MBGCM_DECRYPT : MBGCM_ENCRYPT);
                     mbgcm_job *back = mbgcm_submit_job(m);
                     if (single) { /* single-stream: done at submit */

@@ -65,7 +65,7 @@ const struct mbgcmi_arch mbgcmi_arch_avx512 = {
     .ops = &ops,
     .lanes = mbgcmi_avx512_lanes,
     .short_jobs = mbgcmi_avx512_short_jobs,
-    .single_min_len = 16 * MBGCMI_SHORT_MAX_BLOCKS + 1,
+    .single_min_len = 129, /* for jobs the short kernel cannot take */
 };
 
 /* The by32 variant: the fields above but the name of the variant and the op table (the
@@ -82,5 +82,5 @@ const struct mbgcmi_arch mbgcmi_arch_avx512_by32 = {
     .ops = &ops_by32,
     .lanes = mbgcmi_avx512_lanes,
     .short_jobs = mbgcmi_avx512_short_jobs,
-    .single_min_len = 16 * MBGCMI_SHORT_MAX_BLOCKS + 1,
+    .single_min_len = 129, /* for jobs the short kernel cannot take */
 };

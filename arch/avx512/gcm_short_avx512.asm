@@ -1,11 +1,11 @@
 ; SPDX-License-Identifier: BSD-3-Clause
-; gcm_short_avx512.asm — short AES-GCM jobs, four per lane group, groups software-pipelined:
-; the AES rounds of group s run interleaved with the GHASH of group s-1.
+; gcm_short_avx512.asm — short AES-GCM jobs (up to 256 bytes), four per lane group, groups
+; software-pipelined: the AES rounds of group s run interleaved with the GHASH of group s-1.
 ;
 ; uint64_t mbgcmi_avx512_short_jobs(mbgcm_job *const *jobs, const uint32_t *shapes, size_t n,
 ;                                   unsigned nblk, unsigned flags);
 ;   jobs[0..n-1], 1 <= n <= 64: validated linear jobs, each with a 12-byte IV, at most 16
-;   bytes of AAD, ceil(len / 16) == nblk (0..8) and a key of |flags & 0xFF| rounds (10, 12,
+;   bytes of AAD, ceil(len / 16) == nblk (0..16) and a key of |flags & 0xFF| rounds (10, 12,
 ;   14); flags bit 8: every job has the same key object (rows are then plain broadcasts).
 ;   shapes[i] describes job i: aad_len | tag_len << 8 | (bytes of its last block, 0 when
 ;   len == 0) << 16 | (0xFF when encrypting, else 0) << 24 (the scheduler builds it while it
@@ -35,7 +35,11 @@
 ; Pipelining: stage s computes group s's counters, its AES rounds and, inside rounds 1..9,
 ; the GHASH of group s-1 (whose X rows, E_K(J0), expected tags and keys wait in registers),
 ; then group s-1's tag, then group s's message (loads, xor, stores) and X rows. A final drain
-; finishes the last group. Idle lanes of the last group run a dummy job whose buffers are on
+; finishes the last group. Jobs of 9..16 blocks are split: each group takes two stages, the
+; first over J0 and blocks 1..8 (its X rows A, C1..C8 hashed under the second stage's rounds
+; with H^(n+2)..H^(n-6), unreduced), the second over blocks 9..n (hashed, with L and the
+; reduction, under the next group's first stage): ten X rows and nine AES chains at most, so
+; the register plan below holds for every size. Idle lanes of the last group run a dummy job whose buffers are on
 ; this kernel's stack (wiped on return).
 ;
 ; CPU: AVX512F/BW/VL + VAES + VPCLMULQDQ + BMI1/BMI2 (the `avx512` arch). ABI: System V.
@@ -76,13 +80,13 @@ LPAT:   times 4 db 2, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 0x80, 0x80, 0
 LADD:                                   ; row n: {16 (n - 1), 0} per lane (row 0: zero):
         times 8 dq 0                    ; + last-block bytes = the message length
 %assign _j 1
-%rep 8
+%rep 16
         times 4 dq 16 * (_j - 1), 0
 %assign _j _j + 1
 %endrep
 CTRX:                                   ; row j: the last dword of J0 + j in byte order,
-%assign _j 0                            ; 00 00 00 (1 + j) (j <= 8: no carry out of the byte)
-%rep 9
+%assign _j 0                            ; 00 00 00 (1 + j) (j <= 16: no carry out of the byte)
+%rep 17
         times 4 dd 0, 0, 0, (1 + _j) << 24
 %assign _j _j + 1
 %endrep
@@ -112,8 +116,11 @@ DUMMYSHAPE: dd 0xFF101000               ; encrypt, full last block, 16-byte tag,
 %define F_SH     352            ; shapes of a partial last group (4 x u32)
 %define F_PTAG   368            ; the previous group's tag pointers (4)
 %define F_DUMMY  448            ; the dummy job of idle lanes (a struct mbgcm_job) ...
-%define F_DBUF   576            ; ... and its buffers: 128 data, 16 IV (and AAD), 16 tag
-%define FRAME    (576 + 192)
+%define F_DBUF   576            ; ... and its buffers: 256 data, 16 IV (and AAD), 16 tag
+%define D_IV     256
+%define D_TAG    272
+%define F_J0     896            ; split jobs: the current group's J0 row, whitened
+%define FRAME    960
 
 %define KR   zmm9
 %define PW   zmm10
@@ -157,17 +164,45 @@ section .text
 %endif
 %endmacro
 
-; GH_STEP k: the previous group's X row k (0: A, 1..NB: C_k, NB+1: L) times H^(NB+2-k) into
-; LO/MI/HI (Karatsuba: MI = (x.lo ^ x.hi)(h.lo ^ h.hi)); k = NB+2: the reduction, leaving S
-; (V form) in GHI
+; The GHASH a stage runs for the rows the previous stage left (X rows zmm16 + k), described
+; by G_FIRST .. G_LAST (the rows' k), G_PBASE (row k multiplies H^(G_PBASE - k)), G_INIT (the
+; first step starts LO/MI/HI rather than adding to them) and G_RED (a reduction step after
+; the last row). GH_SET kind sets them: 0 a whole job's rows (A, C1..Cn, L) of NB blocks;
+; 1 the second half of a split job (C9..Cn as k = 1..NB2, then L), finishing its GHASH;
+; 2 the first half of a split job (A, C1..C8), starting it (no reduction).
+%macro GH_SET 1
+%if (%1) == 0
+%assign G_FIRST 0
+%assign G_LAST NB + 1
+%assign G_PBASE NB + 2
+%assign G_INIT 1
+%assign G_RED 1
+%elif (%1) == 1
+%assign G_FIRST 1
+%assign G_LAST NB2 + 1
+%assign G_PBASE NB2 + 2
+%assign G_INIT 0
+%assign G_RED 1
+%else
+%assign G_FIRST 0
+%assign G_LAST 8
+%assign G_PBASE NT + 2
+%assign G_INIT 1
+%assign G_RED 0
+%endif
+%assign G_STEPS G_LAST - G_FIRST + 1 + G_RED
+%endmacro
+
+; GH_STEP k: X row k times its power into LO/MI/HI (Karatsuba: MI = (x.lo ^ x.hi)(h.lo ^ h.hi));
+; k = G_LAST + 1: the reduction, leaving S (V form) in GHI
 %macro GH_STEP 1
 %assign _k (%1)
-%if _k <= NB + 1
+%if _k <= G_LAST
 %assign _x 16 + _k
-        PREVROW PW, HPOW(NB + 2 - _k)
+        PREVROW PW, HPOW(G_PBASE - _k)
         vpshufd PK, PW, 0x4e
         vpxorq  PK, PK, PW                              ; h.lo ^ h.hi in both qwords
-%if _k == 0
+%if _k == G_FIRST && G_INIT
         vpclmulqdq GLO, zmm %+ _x, PW, 0x00
         vpclmulqdq GHI, zmm %+ _x, PW, 0x11
         vpshufd TT, zmm %+ _x, 0x4e
@@ -183,7 +218,7 @@ section .text
         vpclmulqdq TT, TT, PK, 0x00
         vpxorq  GMI, GMI, TT
 %endif
-%else
+%elif G_RED
         vmovdqa64 PW, [POLY]
         vpternlogq GMI, GLO, GHI, 0x96                  ; MI ^= LO ^ HI
         vpclmulqdq TT, GLO, PW, 0x00                    ; fold LO into MI
@@ -195,22 +230,32 @@ section .text
 %endif
 %endmacro
 
-; GH_IN_ROUND r: the GHASH steps that ride in AES round r: step k in round 1 + 9k / (NB + 3)
+; GH_IN_ROUND r: the GHASH steps that ride in AES round r: step i in round 1 + 9i / G_STEPS
 %macro GH_IN_ROUND 1
-%assign _k 0
-%rep NB + 3
-%if 1 + (_k * 9) / (NB + 3) == (%1)
-        GH_STEP _k
+%assign _i 0
+%rep G_STEPS
+%if 1 + (_i * 9) / G_STEPS == (%1)
+        GH_STEP G_FIRST + _i
 %endif
-%assign _k _k + 1
+%assign _i _i + 1
 %endrep
 %endmacro
 
-; ROUND insn, r: AES round r on B0..Bn
+; GH_ALL: every step at once (the drain)
+%macro GH_ALL 0
+%assign _i 0
+%rep G_STEPS
+        GH_STEP G_FIRST + _i
+%assign _i _i + 1
+%endrep
+%endmacro
+
+; ROUND insn, r: AES round r on B_R0..B_NB (R0 = 0, or 1 in a split job's second half,
+; which has no J0 block)
 %macro ROUND 2
         CURROW  KR, 16 * (%2)
-%assign _j 0
-%rep NB + 1
+%assign _j R0
+%rep NB + 1 - R0
         %1      zmm %+ _j, zmm %+ _j, KR
 %assign _j _j + 1
 %endrep
@@ -237,12 +282,13 @@ section .text
 %endmacro
 
 ; Message rows: sources in rax, rcx, rdx, r12 while loading, then (every row of the group
-; loaded) destinations in the same registers.
+; loaded) destinations in the same registers; DOFF: the stage's offset into the message (128 in
+; a split job's second half).
 ; LOADROW / LOADTAIL j: message block j (1-based) of each lane into X row j's register;
 ; STOREROW / STORETAIL j: O = D ^ KS into B row j, stored; X row j = the ciphertext (O when
 ; encrypting, D when decrypting: k5), byte-reflected.
 %macro LOADROW 1
-%assign _o 16 * ((%1) - 1)
+%assign _o DOFF + 16 * ((%1) - 1)
 %assign _x 16 + (%1)
         vbroadcasti32x4 zmm %+ _x, [rax + _o]
         vbroadcasti32x4 zmm %+ _x{k1}, [rcx + _o]
@@ -250,7 +296,7 @@ section .text
         vbroadcasti32x4 zmm %+ _x{k3}, [r12 + _o]
 %endmacro
 %macro LOADTAIL 1
-%assign _o 16 * ((%1) - 1)
+%assign _o DOFF + 16 * ((%1) - 1)
 %assign _x 16 + (%1)
         kmovq   k6, [rsp + F_M + M_TAIL]
         vmovdqu8 xmm %+ _x{k6}{z}, [rax + _o]
@@ -271,7 +317,7 @@ section .text
         mov     r12, [JD + J_DST]
 %endmacro
 %macro STOREROW 1
-%assign _o 16 * ((%1) - 1)
+%assign _o DOFF + 16 * ((%1) - 1)
 %assign _x 16 + (%1)
         vpxorq  zmm %+ %1, zmm %+ %1, zmm %+ _x
         vmovdqu64 [rax + _o], xmm %+ %1
@@ -282,7 +328,7 @@ section .text
         vpshufb zmm %+ _x, zmm %+ _x, [BSWAP]
 %endmacro
 %macro STORETAIL 1
-%assign _o 16 * ((%1) - 1)
+%assign _o DOFF + 16 * ((%1) - 1)
 %assign _x 16 + (%1)
         vpxorq  zmm %+ %1, zmm %+ %1, zmm %+ _x
         vmovdqu8 zmm %+ %1{k6}{z}, zmm %+ %1            ; zero past each lane's end
@@ -351,9 +397,22 @@ section .text
 %endrep
 %endmacro
 
-; STAGE: the current group through counters and AES (the previous group's GHASH inside), the
-; previous group's tag, then the current group's message and X rows
-%macro STAGE 0
+; STAGE half: the current group through counters and AES (the GHASH of the rows the
+; previous stage left inside), the previous group's tag, then the current group's message
+; and X rows. half 0: a whole job of NB blocks; split jobs (NT = 9..16 blocks) take two
+; stages per group: half 1 the first 8 blocks (J0, A, C1..C8; the previous group's GHASH is
+; finished and its tag made), half 2 blocks 9..NT (NB = NB2 = NT - 8; no J0 block; the GHASH
+; of half 1 started inside its rounds; the L row left for the next group's half 1).
+%macro STAGE 1
+%if (%1) == 2
+        vmovdqa64 SCR, [rsp + F_J0]
+%assign _j NB
+%rep NB
+        vpxorq  zmm %+ _j, SCR, [CTRX + 64 * (8 + _j)]  ; B_j = J0 + 8 + j, whitened
+%assign _j _j - 1
+%endrep
+%assign R0 1
+%else
         mov     eax, 0x0FFF                             ; 12 IV bytes
         kmovw   k4, eax
         mov     rax, [JA + J_IV]
@@ -369,16 +428,31 @@ section .text
         vinserti32x4 zmm0, zmm0, xmm14, 3
         CURROW  KR, 0
         vpxorq  zmm0, zmm0, KR                          ; IV || 0^32, whitened with rk0
+%if (%1) == 1
+        vmovdqa64 [rsp + F_J0], zmm0
+%endif
 %assign _j NB
 %rep NB + 1
         vpxorq  zmm %+ _j, zmm0, [CTRX + 64 * _j]       ; B_j = J0 + j, whitened
 %assign _j _j - 1
 %endrep
+%assign R0 0
         vmovdqa64 ETP, ETC
         cmp     qword [rsp + F_M + M_TAGC], 0
         je      %%noet
         SMALL   28, J_TAG, M_TAGC                       ; before any of this group's stores
 %%noet:
+%endif
+%if (%1) == 2
+        GH_SET  2
+%assign _r 1
+%rep 9
+        ROUND   vaesenc, _r
+        GH_IN_ROUND _r
+%assign _r _r + 1
+%endrep
+%else
+        GH_SET  %1
         cmp     dword [rsp + F_PREV], 0
         je      %%first
 %assign _r 1
@@ -395,6 +469,7 @@ section .text
 %assign _r _r + 1
 %endrep
 %%r10:
+%endif
         mov     eax, [rsp + F_R]
         cmp     eax, 10
         je      %%last10
@@ -412,13 +487,36 @@ section .text
 %%last10:
         ROUND   vaesenclast, 10
 %%aesdone:
+%if (%1) != 2
         cmp     dword [rsp + F_PREV], 0
         je      %%notag
         PREV_TAG
 %%notag:
         vmovdqa64 EK0P, zmm0
+%endif
         kmovb   k5, [rsp + F_M + M_ENC]
-%if NB > 0
+%assign DOFF 0
+%if (%1) == 2
+%assign DOFF 128
+%endif
+%if (%1) == 1
+        ; the first half: eight whole blocks
+        mov     rax, [JA + J_SRC]
+        mov     rcx, [JB + J_SRC]
+        mov     rdx, [JC + J_SRC]
+        mov     r12, [JD + J_SRC]
+%assign _j 1
+%rep 8
+        LOADROW _j
+%assign _j _j + 1
+%endrep
+        DSTPTRS
+%assign _j 1
+%rep 8
+        STOREROW _j
+%assign _j _j + 1
+%endrep
+%elif NB > 0
         mov     rax, [JA + J_SRC]
         mov     rcx, [JB + J_SRC]
         mov     rdx, [JC + J_SRC]
@@ -449,14 +547,18 @@ section .text
         STORETAIL NB
 %%tdone:
 %endif
+%if (%1) != 2
         vpxorq  zmm16, zmm16, zmm16
         cmp     qword [rsp + F_M + M_AAD], 0
         je      %%noaad
         SMALL   16, J_AAD, M_AAD
         vpshufb zmm16, zmm16, [BSWAP]
 %%noaad:
+%endif
+%if (%1) != 1
 %assign _x 17 + NB
         vmovdqa64 zmm %+ _x, [rsp + F_L]
+%endif
 %endmacro
 
 ; NEXT_GROUP done: the current group becomes the previous one; the next four jobs (dummies
@@ -559,7 +661,7 @@ section .text
         kandnq  k6, k5, k4
         kmovq   [rsp + F_M + M_TAGC], k6
         vpshufb DD, zmm14, [LPAT]
-        vpaddq  DD, DD, [LADD + 64 * NB]
+        vpaddq  DD, DD, [LADD + 64 * NLEN]
         vpsllq  DD, DD, 3                               ; {len, aad_len} in bits
         vmovdqa64 [rsp + F_L], DD
         mov     r8, [JA + J_KEY]
@@ -568,21 +670,45 @@ section .text
         mov     r11, [JD + J_KEY]
 %endmacro
 
-; BODY: the whole call for NB blocks (SAMEKEY chosen by the caller's flag)
+; BODY: the whole call for NB blocks, NB <= 8 (SAMEKEY chosen by the caller's flag)
 %macro BODY 0
+%assign NLEN NB
         NEXT_GROUP %%drain
 %%loop:
-        STAGE
+        STAGE   0
         mov     dword [rsp + F_PREV], 1
         NEXT_GROUP %%drain
         jmp     %%loop
 %%drain:
         vmovdqa64 ETP, ETC
-%assign _k 0
-%rep NB + 3
-        GH_STEP _k
-%assign _k _k + 1
-%endrep
+        GH_SET  0
+        GH_ALL
+        PREV_TAG
+        jmp     .exit
+%endmacro
+
+; BODY_SPLIT: the whole call for NT = 9..16 blocks, two stages per group (NB2 = NT - 8); the
+; second half's GHASH uses the group's own keys, so r12..r15 take them between the halves
+%macro BODY_SPLIT 0
+%assign NLEN NT
+        NEXT_GROUP %%drain
+%%loop:
+%assign NB 8
+        STAGE   1
+        mov     dword [rsp + F_PREV], 1
+        mov     r12, r8
+        mov     r13, r9
+        mov     r14, r10
+        mov     r15, r11
+%assign NB NB2
+        STAGE   2
+        NEXT_GROUP %%drain
+        jmp     %%loop
+%%drain:
+        vmovdqa64 ETP, ETC
+%assign NB NB2
+        GH_SET  1
+        GH_ALL
         PREV_TAG
         jmp     .exit
 %endmacro
@@ -614,7 +740,7 @@ mbgcmi_avx512_short_jobs:
         mov     rax, [JA + J_KEY]
         mov     [rsp + F_DUMMY + J_KEY], rax
         mov     dword [rsp + F_DUMMY + J_DIR], 1
-        lea     rax, [rsp + F_DBUF + 128]
+        lea     rax, [rsp + F_DBUF + D_IV]
         mov     [rsp + F_DUMMY + J_IV], rax
         mov     qword [rsp + F_DUMMY + J_IVLEN], 12
         mov     [rsp + F_DUMMY + J_AAD], rax
@@ -625,13 +751,15 @@ mbgcmi_avx512_short_jobs:
         mov     rax, rcx
         shl     rax, 4
         mov     [rsp + F_DUMMY + J_LEN], rax
-        lea     rax, [rsp + F_DBUF + 144]
+        lea     rax, [rsp + F_DBUF + D_TAG]
         mov     [rsp + F_DUMMY + J_TAG], rax
         mov     qword [rsp + F_DUMMY + J_TAGLEN], 16
         vpxord  xmm0, xmm0, xmm0
-        vmovdqa64 [rsp + F_DBUF], zmm0
-        vmovdqa64 [rsp + F_DBUF + 64], zmm0
-        vmovdqa64 [rsp + F_DBUF + 128], zmm0
+%assign _o 0
+%rep 5
+        vmovdqa64 [rsp + F_DBUF + _o], zmm0
+%assign _o _o + 64
+%endrep
         vpxord  ETC, ETC, ETC
         vmovdqa64 SPRD, [SPREAD]
         lea     JA, [rsp + F_DUMMY]                     ; a "previous group" before the first
@@ -648,14 +776,14 @@ mbgcmi_avx512_short_jobs:
         test    r8d, 0x100
         jnz     .same
 %assign _nb 0
-%rep 9
+%rep 17
         cmp     eax, _nb
         je      .d %+ _nb
 %assign _nb _nb + 1
 %endrep
 .same:
 %assign _nb 0
-%rep 9
+%rep 17
         cmp     eax, _nb
         je      .s %+ _nb
 %assign _nb _nb + 1
@@ -663,14 +791,24 @@ mbgcmi_avx512_short_jobs:
 
 %assign _nb 0
 %rep 9
-%define NB _nb
+%assign NB _nb
 %assign SAMEKEY 0
 .d %+ _nb:
         BODY
 %assign SAMEKEY 1
 .s %+ _nb:
         BODY
-%undef NB
+%assign _nb _nb + 1
+%endrep
+%rep 8
+%assign NT _nb
+%assign NB2 _nb - 8
+%assign SAMEKEY 0
+.d %+ _nb:
+        BODY_SPLIT
+%assign SAMEKEY 1
+.s %+ _nb:
+        BODY_SPLIT
 %assign _nb _nb + 1
 %endrep
 

@@ -281,9 +281,20 @@ static void add_manager_engine(struct engine *eng, unsigned *ne, enum api api, i
     if (thr == 0 && !opt.single_set) {
         note_add(e->note, sizeof e->note, "no lane kernel: every job runs single-stream");
     } else if (thr != UINT64_MAX) {
-        note_add(e->note, sizeof e->note, "jobs of %llu bytes or more run single-stream (%s)",
-                 (unsigned long long)thr,
-                 opt.single_set ? "--single-min-len" : "the manager's default");
+        uint64_t smax = mbint_short_max_len(a);
+        if (opt.single_set && smax >= thr) { /* the hook caps the short-job path too */
+            smax = thr - 1;
+        }
+        if (smax <= thr - 1) {
+            note_add(e->note, sizeof e->note, "jobs of %llu bytes or more run single-stream (%s)",
+                     (unsigned long long)thr,
+                     opt.single_set ? "--single-min-len" : "the manager's default");
+        } else {
+            note_add(e->note, sizeof e->note, "jobs of up to %llu bytes with a 12-byte IV and "
+                     "AAD <= 16 run in the short-job kernel, other jobs of %llu bytes or more "
+                     "single-stream (%s)", (unsigned long long)smax, (unsigned long long)thr,
+                     opt.single_set ? "--single-min-len" : "the manager's default");
+        }
     }
 }
 

@@ -63,6 +63,12 @@ uint64_t mbint_single_min_len(int arch)
     return a->lanes != NULL ? a->single_min_len : 0;
 }
 
+uint64_t mbint_short_max_len(int arch)
+{
+    const struct mbgcmi_arch *a = mbgcmi_arch_at((unsigned)arch);
+    return a->short_jobs != NULL ? 16 * MBGCMI_SHORT_MAX_BLOCKS : 0;
+}
+
 void mbint_set_single_min_len(mbgcm_mgr *m, uint64_t len)
 {
     mbgcmi_mgr_set_single_min_len(m, len);
