@@ -10,7 +10,7 @@
  *                 four lanes have the same length, so one call finishes all four.
  *   short kernel  mbgcmi_avx512_short_jobs alone on the four jobs, with the shape words the
  *                 scheduler builds (one call; with mixed key sizes one call per key size, as
- *                 the scheduler's classes split them; only for messages of at most 128 bytes).
+ *                 the scheduler's classes split them; only for messages of at most 256 bytes).
  *   C path        the ring API (get_next_job, every field set, submit, drain, flush at the end
  *                 of each batch) on an avx512 manager whose arch descriptor was replaced by a
  *                 copy with no-op kernels (the lane kernel reports every busy lane finished, the
@@ -613,10 +613,10 @@ int main(int argc, char **argv)
     }
     printf("\nrestore: copying the 2816-byte group snapshot; lanes/call: restore + "
            "mbgcmi_avx512_lanes, minus the restore; short: mbgcmi_avx512_short\n"
-           "(<= 128 bytes, where the ring sends such jobs); C path: ring API with no-op kernels "
+           "(<= 256 bytes, where the ring sends such jobs); C path: ring API with no-op kernels "
            "and single-stream off; ring lanes: ring API,\n"
            "single-stream off (every job in the lanes); unexpl. = ring lanes - C path - kernel "
-           "per job (short kernel for <= 128 bytes,\n"
+           "per job (short kernel for <= 256 bytes,\n"
            "else lane kernel): cache and pipeline effects of running them together; kernel%% = "
            "that kernel per job / ring lanes;\n"
            "ring dflt: the default manager (jobs of at least the threshold above run "

@@ -537,6 +537,61 @@ static void test_arch_empty_string(void **state)
     unsetenv("MBGCM_ARCH");
 }
 
+/* ---- lanes = 0 ---------------------------------------------------------------------------- */
+/* The header: lanes 0 = 4 (one group); lanes serve the jobs an arch runs multi-buffer, and an
+   arch without a lane kernel runs every job single-stream (the setting does not apply). Eight
+   64-byte ring jobs per arch: on an arch with lanes none goes single-stream and the kernels
+   see at most 4 busy lanes; without lanes all eight do and no lane kernel runs. */
+static void test_lanes_zero(void **state)
+{
+    (void)state;
+    uint8_t raw[16] = {7}, iv[12] = {1}, src[8][64], dst[8][64], tag[8][16];
+    memset(src, 0x5A, sizeof src);
+    mbgcm_key key;
+    assert_int_equal(mbgcm_key_init(&key, raw, sizeof raw), MBGCM_OK);
+    for (int a = 0; a < tu_arch_count(); a++) {
+        if (!tu_arch_supported(a)) {
+            continue;
+        }
+        const mbgcm_config cfg = {.arch = tu_arch_name(a), .lanes = 0};
+        mbgcm_mgr *m = NULL;
+        assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_OK);
+        for (unsigned i = 0; i < 8; i++) {
+            mbgcm_job *j = mbgcm_get_next_job(m);
+            memset(j, 0, sizeof *j);
+            j->key = &key;
+            j->dir = MBGCM_ENCRYPT;
+            j->iv = iv;
+            j->iv_len = sizeof iv;
+            j->src = src[i];
+            j->dst = dst[i];
+            j->len = sizeof src[i];
+            j->tag = tag[i];
+            j->tag_len = 16;
+            for (mbgcm_job *x = mbgcm_submit_job(m); x != NULL; x = mbgcm_get_completed_job(m)) {
+                assert_int_equal(x->status, MBGCM_OK);
+            }
+        }
+        for (mbgcm_job *x = mbgcm_flush_job(m); x != NULL; x = mbgcm_flush_job(m)) {
+            assert_int_equal(x->status, MBGCM_OK);
+        }
+        mbgcm_stats st;
+        assert_int_equal(mbgcm_mgr_stats(m, &st), MBGCM_OK);
+        assert_int_equal(st.jobs, 8);
+        const uint64_t calls = st.kernel_calls[0] + st.kernel_calls[1] + st.kernel_calls[2] +
+                               st.kernel_calls[3];
+        if (tu_arch(a)->lanes != NULL) {
+            assert_int_equal(st.single_stream, 0);
+            assert_true(calls >= 2); /* eight jobs, at most four per call */
+        } else {
+            assert_int_equal(st.single_stream, 8);
+            assert_int_equal(calls, 0);
+        }
+        mbgcm_mgr_free(m);
+    }
+    mbgcm_key_wipe(&key);
+}
+
 /* ---- memory hooks ------------------------------------------------------------------------ */
 
 struct pool {
@@ -628,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_sgl_overlapping_segments),
         cmocka_unit_test(test_short_job_defects),
         cmocka_unit_test(test_arch_empty_string),
+        cmocka_unit_test(test_lanes_zero),
         cmocka_unit_test(test_mem_hooks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
