@@ -8,17 +8,23 @@
 # script. Keep it next to the kernel: a change of register plan or stack frame changes both.
 POLICY = {
     'gcm_by16_avx2': dict(
-        plan='arch/avx2/gcm_by16_avx2.asm "Register plan" and the gcm/gcm12 comments',
+        plan='arch/avx2/gcm_by16_avx2.asm "Register plan", the gcm/gcm12 comments and the '
+             'short path\'s "Register plan (short path)"',
         flag_regs={
             'rdi': 'k', 'rsi': 'ctr (ctr_*), j0 / iv (gcm, gcm12); tail copy pointer',
             'rdx': 's; gcm: pair counts, copy pointers, the tag-result bits (declassified '
             'below)',
-            'rcx': 'in', 'r8': 'out', 'r9': 'blocks left; the tail\'s full pairs',
+            'rcx': 'in; gcm12 entry: aad_len; short path: tag_len | decrypt << 8, copy '
+                   'counts',
+            'r8': 'out', 'r9': 'blocks left; the tail\'s full pairs; short path: len',
             'rax': 'rounds; gcm12: tag_len | decrypt << 8 while unpacked',
             'r10': 'gcm: AAD pointer, copy scratch; gcm12: tag_len, the counted-byte mask',
-            'r11': 'gcm: AAD length', 'r12': 'gcm: partial-block length, copy scratch',
-            'r13': 'gcm: tail blocks, copy scratch', 'r14': 'gcm: copy scratch',
-            'r15': 'gcm: copy scratch', 'rbx': 'gcm: message length',
+            'r11': 'gcm: AAD length; short path: AAD length',
+            'r12': 'gcm: partial-block length, copy scratch',
+            'r13': 'gcm: tail blocks, copy scratch; short path: the pass\'s ymm count, the end '
+                   'pair\'s bytes, tag_len',
+            'r14': 'gcm: copy scratch', 'r15': 'gcm: copy scratch; short path: tag_len',
+            'rbx': 'gcm: message length',
             'rbp': 'frame pointer', 'rsp': 'stack pointer'},
         public_mem=[KEY_ROUNDS, ARGS_RBP,
                     ('rsp', 80, 8, 'gcm: F_PEND (a whole group\'s GHASH pending)'),
@@ -27,7 +33,8 @@ POLICY = {
                     ('rsp', 272, 8, 'gcm12: F_TLEN (tag length)')],
         declassify=[],
         declassify_setcc=[('mbgcmi_avx2_gcm', {'rdx', 'r10'},
-                           'gcm12 decrypt: TEST of the differing counted tag bytes (VPCMPEQB, '
+                           'gcm12 decrypt (both paths; the short path follows mbgcmi_avx2_gcm '
+                           'in the file): TEST of the differing counted tag bytes (VPCMPEQB, '
                            'VPMOVMSKB), SETNZ into the return value: the tag result, public by '
                            'design, computed over all 16 bytes without a branch')]),
     'hpowers_avx2': dict(

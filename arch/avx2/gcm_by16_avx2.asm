@@ -51,7 +51,9 @@
 ; int mbgcmi_avx2_gcm12(const key *k, const uint8_t iv[12], ...same..., uint8_t *tag,
 ;                       size_t tag_len_dec);
 ;   The same for a 12-byte IV with J0 built and the tag stored or checked here
-;   (struct mbgcmi_gcm_ops.whole12).
+;   (struct mbgcmi_gcm_ops.whole12). Up to 32 blocks with AAD <= 16 it takes the short path
+;   (after mbgcmi_avx2_gcm below): E_K(J0) in the data's AES pass, the AAD, the blocks and the
+;   length block in one aggregated GHASH (two above 16 blocks).
 ;
 ; Register plan
 ;   rdi k   rsi ctr (ctr_*), j0 (gcm)   rdx s   rcx in   r8 out   r9 blocks left   eax rounds
@@ -86,6 +88,18 @@ YADD:                                                   ; row j: +2j in both lan
                 times 2 dd 2 * _j, 0, 0, 0
 %assign _j _j + 1
 %endrep
+; SCTR row j: the counter words of blocks 2j, 2j+1 counted from J0 (words 2j+1, 2j+2; a 12-byte
+; IV's J0 has word 1) at bytes 12..15 of each lane, big-endian, zeros elsewhere: xored with ZK
+; they are the blocks after round 0 (the short path of mbgcmi_avx2_gcm12)
+SCTR:
+%assign _j 0
+%rep 17
+                dd 0, 0, 0, (2 * _j + 1) << 24, 0, 0, 0, (2 * _j + 2) << 24
+%assign _j _j + 1
+%endrep
+; SMASK: 32 bytes 0xFF, then 32 bytes 0x00; a 32-byte load at SMASK + 32 - n keeps n bytes
+SMASK:          times 32 db 0xFF
+                times 32 db 0
 
 ; stack frame (rsp 32-byte aligned)
 %define F_ZK    0               ; 32: (ctr with the counter word cleared) ^ rk0, both lanes
@@ -93,6 +107,7 @@ YADD:                                                   ; row j: +2j in both lan
 %define F_B0    48              ; 16: bounce slot (input)
 %define F_B1    64              ; 16: bounce slot (output)
 %define FRAME   96
+%define SHORT_MAX 512          ; gcm12: messages up to 32 blocks with AAD <= 16 take the short path
 
 section .text
 
@@ -519,9 +534,15 @@ mbgcmi_avx2_ctr_dec:
 ;   tag_len | decrypt << 8. Encrypt stores the first tag_len bytes of the tag, returns 0;
 ;   decrypt reads the expected tag before any output is written (it may lie inside out),
 ;   compares all 16 bytes under the tag_len mask without a branch, returns 1 when they differ
-;   (the caller zeroes out), else 0.
+;   (the caller zeroes out), else 0. Messages up to SHORT_MAX bytes with AAD <= 16 bytes go to
+;   the short path (gcm12_short), the rest through mbgcmi_avx2_gcm's body.
 global mbgcmi_avx2_gcm12:function hidden
 mbgcmi_avx2_gcm12:
+        cmp     r9, SHORT_MAX
+        ja      .long
+        cmp     rcx, 16
+        jbe     gcm12_short                             ; (after mbgcmi_avx2_gcm below)
+.long:
         FRAME_ENTER GFRAME, 32
         vmovq   xmm0, [rsi]
         vpinsrd xmm0, xmm0, [rsi + 8], 2
@@ -828,6 +849,458 @@ mbgcmi_avx2_gcm:
         vpxor   xmm0, xmm0, xmm0                        ; wipe the frame: E_K(J0), ZK, the
 %assign _w 0                                            ; bounce and staging slots
 %rep GFRAME / 32
+        vmovdqa [rsp + 32 * _w], ymm0
+%assign _w _w + 1
+%endrep
+        CLEAR_VREGS ymm
+        FRAME_LEAVE
+
+; ---------------------------------------------------------------------------------------------
+; The short path of mbgcmi_avx2_gcm12: len <= SHORT_MAX (32 blocks) and aad_len <= 16, the
+; arguments as mbgcmi_avx2_gcm12's. A short message's cost is its fixed part, so up to 16 blocks
+; everything runs in one AES pass and one GHASH reduction:
+;   - E_K(J0) is block 0 of the pass: ymm j holds the counter blocks J0 + 2j, J0 + 2j + 1
+;     (j < Q = t/2 + 1, t = the message's blocks), so lane 0 of ymm0 ends as E_K(J0) and the
+;     key stream of message block c sits in lane (c + 1) % 2 of ymm (c + 1) / 2. The blocks
+;     after round 0 are ZK ^ SCTR[j] (ZK: IV || 0 ^ rk0 in both lanes; the counter words of a
+;     12-byte IV's J0 are constants).
+;   - GHASH runs over A, C0..C(t-1), L with H^(t+2)..H^1 (m = t + 2 blocks): A is the AAD block
+;     zero-padded, or a zero block without AAD (it then adds nothing). That puts A and C0 in
+;     pair 0 and C(2j-1), C(2j) in pair j: the same lanes as the key stream, so each pair's
+;     GHASH input is the pair just xored (encrypt) or just loaded (decrypt), straight from the
+;     registers, one 32-byte power load [H^(m-2j), H^(m-2j-1)] per pair, one reduction.
+;   - The end pair (the first pair j_e that is not two full message blocks) is staged on the
+;     stack (F_STI: its input bytes, zero-padded; F_SKS: its output, masked to the message's
+;     bytes) and copied byte-exactly (COPY_N); L takes its lane 1 when it has one message block
+;     at most, else L is hashed alone with H^1 (xmm).
+; From 17 to 32 blocks the same pairs run as two passes (.s_front): pairs 0..7 (E_K(J0), A,
+; C0..C14: always full) hashed with H^16..H^1 and reduced to Y, the GHASH state after those 16
+; blocks; then pairs 8..16 (C15.., L; counters from SCTR row 8) as above, with Y H^(t-14) as the
+; first product of their GHASH (Y joins C15), one more reduction. The powers stop at H^32, hence
+; the split. The first reduction overlaps the second pass's AES.
+; Register plan (short path)
+;   rdi k   rsi iv, then the power pointer (rdi + HPOW(m) - KEY_HPOW; the second pass:
+;   HPOW(t - 14))   r8 in   r9 len
+;   rbx out   r12 tag   r11 aad_len   rcx tag_len | decrypt << 8 (reloaded from [rbp+32] for the
+;   tag)   eax rounds, then the result   r10 t, scratch   r13 Q - 1, the end pair's bytes rb
+;   rdx end pair's offset, copy pointers   r14/r15 copy scratch   (all lengths: public)
+;   ymm0-8   the counter blocks -> key stream pairs (ymm0 lane 0: E_K(J0))
+;   ymm9     A (byte order) until pair 0 is hashed; then LO   ymm10 MI   ymm11 HI, then S and T
+;            (two passes: Y in xmm11 until its product with H^(t-14) starts the second sums)
+;   ymm12    ZK during the pass; GHASH scratch after it   ymm13 round key; then the pair hashed
+;   ymm14    BSWAP   ymm15 E_K(J0) (xmm) after the pass
+;   ymm1-3   after the pairs: L (V form), the end pair's input, scratch
+;   stack    F_SA the AAD bounce, F_SETAG the expected tag, F_STI, F_SKS, F_STB the tag bounce,
+;            F_SZK (all wiped; no slot overlaps the long path's public slots)
+%define F_SA    0               ; 16: the AAD, bounced and zero-padded
+%define F_SETAG 16              ; 16: decrypt: the expected tag, zero-padded
+%define F_STI   32              ; 32: the end pair's input, zero-padded
+%define F_STB   64              ; 16: the tag, bounced (tag_len < 16)
+%define F_SKS   96              ; 32: the end pair's output, masked
+%define F_SZK   128             ; 32: ZK, kept over the first pass's GHASH (t > 16)
+%define SFRAME  160
+
+; SGH_FIRST X, HP, HK / SGH_NEXT X, HP, HK: as GHY_FIRST / GHY_NEXT (ghash_avx2.inc) with
+; LO = ymm9, MI = ymm10, HI = ymm11, scratch ymm12 (ymm8 is a key stream pair here).
+; SGH_NEXT_X X, HP, HK: one block in xmm X; the products are VEX.128 (high lanes zero) and
+; accumulate into the full ymm sums.
+%macro SGH_FIRST 3
+        vpclmulqdq ymm9, %1, %2, 0x00
+        vpclmulqdq ymm11, %1, %2, 0x11
+        vpshufd    ymm12, %1, 0x4e
+        vpxor      ymm12, ymm12, %1
+        vpclmulqdq ymm10, ymm12, %3, 0x00
+%endmacro
+%macro SGH_NEXT 3
+        vpclmulqdq ymm12, %1, %2, 0x00
+        vpxor      ymm9, ymm9, ymm12
+        vpclmulqdq ymm12, %1, %2, 0x11
+        vpxor      ymm11, ymm11, ymm12
+        vpshufd    ymm12, %1, 0x4e
+        vpxor      ymm12, ymm12, %1
+        vpclmulqdq ymm12, ymm12, %3, 0x00
+        vpxor      ymm10, ymm10, ymm12
+%endmacro
+%macro SGH_FIRST_X 3
+        vpclmulqdq xmm9, %1, %2, 0x00
+        vpclmulqdq xmm11, %1, %2, 0x11
+        vpshufd    xmm12, %1, 0x4e
+        vpxor      xmm12, xmm12, %1
+        vpclmulqdq xmm10, xmm12, %3, 0x00
+%endmacro
+%macro SGH_NEXT_X 3
+        vpclmulqdq xmm12, %1, %2, 0x00
+        vpxor      ymm9, ymm9, ymm12
+        vpclmulqdq xmm12, %1, %2, 0x11
+        vpxor      ymm11, ymm11, ymm12
+        vpshufd    xmm12, %1, 0x4e
+        vpxor      xmm12, xmm12, %1
+        vpclmulqdq xmm12, xmm12, %3, 0x00
+        vpxor      ymm10, ymm10, ymm12
+%endmacro
+; SGH_REDUCE: fold the two lanes (partial sums of one message; everything is linear), then one
+; reduction as GHY_REDUCE_LANES: S (V form) in xmm11
+%macro SGH_REDUCE 0
+        vextracti128 xmm12, ymm9, 1
+        vpxor      xmm9, xmm9, xmm12
+        vextracti128 xmm12, ymm10, 1
+        vpxor      xmm10, xmm10, xmm12
+        vextracti128 xmm12, ymm11, 1
+        vpxor      xmm11, xmm11, xmm12
+        vpxor      xmm10, xmm10, xmm9
+        vpxor      xmm10, xmm10, xmm11                  ; MI ^= LO ^ HI
+        vpclmulqdq xmm12, xmm9, [POLY], 0x00
+        vpshufd    xmm9, xmm9, 0x4e
+        vpxor      xmm10, xmm10, xmm9
+        vpxor      xmm10, xmm10, xmm12                  ; fold LO into MI
+        vpclmulqdq xmm12, xmm10, [POLY], 0x00
+        vpshufd    xmm10, xmm10, 0x4e
+        vpxor      xmm11, xmm11, xmm10
+        vpxor      xmm11, xmm11, xmm12                  ; fold MI into HI
+%endmacro
+
+; S_PASS n, row, io: the counter blocks of ymm0..ymm(n-1) (ZK ^ SCTR rows row..), the AES
+; rounds, then jump to io
+%macro S_PASS 3
+%assign _z 0
+%rep %1
+        vpxor   ymm %+ _z, ymm12, [SCTR + 32 * (_z + (%2))]
+%assign _z _z + 1
+%endrep
+        AES_W   %1, 0, 0
+        jmp     %3
+%endmacro
+
+; S_LEN: xmm1 = L in V form ({len bits, aad bits}: the byte-reflected length block)
+%macro S_LEN 0
+        mov     r10, r9
+        shl     r10, 3
+        vmovq   xmm1, r10
+        mov     r10, r11
+        shl     r10, 3
+        vpinsrq xmm1, xmm1, r10, 1
+%endmacro
+
+; S_FRONT dec: the first pass's eight full pairs [A, C0], [C1, C2], .. [C13, C14]: xor,
+; store, GHASH with H^16..H^1, reduce: Y (V form) in xmm11, E_K(J0) in xmm15
+%macro S_FRONT 1
+        vmovdqa xmm15, xmm0                             ; E_K(J0)
+        vinserti128 ymm13, ymm9, [r8], 1                ; [A, in block 0]
+        vpxor   ymm0, ymm0, ymm13
+        vextracti128 [rbx], ymm0, 1
+%if %1 == 0
+        vpblendd ymm13, ymm13, ymm0, 0xf0               ; encrypt: [A, C0]
+%endif
+        vpshufb ymm13, ymm13, ymm14
+        SGH_FIRST ymm13, [rdi + HPOW(16)], [rdi + HKAR(16)]
+%assign _j 1
+%rep 7
+        vmovdqu ymm13, [r8 + 32 * _j - 16]              ; (in == out: read before written)
+        vpxor   ymm %+ _j, ymm %+ _j, ymm13
+        vmovdqu [rbx + 32 * _j - 16], ymm %+ _j
+%if %1 == 0
+        vpshufb ymm13, ymm %+ _j, ymm14
+%else
+        vpshufb ymm13, ymm13, ymm14
+%endif
+        SGH_NEXT ymm13, [rdi + HPOW(16 - 2 * _j)], [rdi + HKAR(16 - 2 * _j)]
+%assign _j _j + 1
+%endrep
+        SGH_REDUCE
+%endmacro
+
+; S_IO dec, rest: the pairs' xor, stores and GHASH, the end pair, the reduction and the tag, for one
+; direction (0 encrypt, 1 decrypt); ends at .s_out with eax the result
+%macro S_IO 2
+%if %2 == 0
+ %define _OFF(j) (32 * (j) - 16)                       ; pair j's first message byte
+ %assign _SJ0 1
+        vmovdqa xmm15, xmm0                             ; E_K(J0)
+        cmp     r9, 16
+        jb      %%end0                                  ; no full message block
+        vinserti128 ymm13, ymm9, [r8], 1                ; [A, in block 0]
+        vpxor   ymm0, ymm0, ymm13
+        vextracti128 [rbx], ymm0, 1
+ %if %1 == 0
+        vpblendd ymm13, ymm13, ymm0, 0xf0               ; encrypt: [A, C0]
+ %endif
+        vpshufb ymm13, ymm13, ymm14
+        SGH_FIRST ymm13, [rsi + KEY_HPOW], [rsi + KEY_HKAR]
+%else
+ %define _OFF(j) (240 + 32 * (j))                      ; the second pass: pair j at C(15 + 2j)
+ %assign _SJ0 0
+%endif
+%assign _j _SJ0
+%rep 8 - _SJ0
+        cmp     r9, _OFF(_j) + 32
+        jb      %%e %+ _j                               ; pair j is the end pair
+        vmovdqu ymm13, [r8 + _OFF(_j)]                 ; (in == out: read before written)
+        vpxor   ymm %+ _j, ymm %+ _j, ymm13
+        vmovdqu [rbx + _OFF(_j)], ymm %+ _j
+%if %1 == 0
+        vpshufb ymm13, ymm %+ _j, ymm14
+%else
+        vpshufb ymm13, ymm13, ymm14
+%endif
+        SGH_NEXT ymm13, [rsi + KEY_HPOW + 32 * _j], [rsi + KEY_HKAR + 32 * _j]
+%assign _j _j + 1
+%endrep
+        vmovdqa ymm0, ymm8                              ; pair 8 is never full
+        mov     edx, _OFF(8)
+        jmp     %%end
+%assign _j _SJ0
+%rep 8 - _SJ0
+%%e %+ _j:
+%if _j > 0
+        vmovdqa ymm0, ymm %+ _j
+%endif
+        mov     edx, _OFF(_j)
+        jmp     %%end
+%assign _j _j + 1
+%endrep
+%%end:
+        ; the end pair j_e: key stream in ymm0, its first message byte at rdx = OFF(j_e)
+        add     r8, rdx
+        add     rbx, rdx
+        lea     rsi, [rsi + rdx + 32 - _OFF(1)]        ; + 32 j_e: the pair's powers
+        mov     r13, r9
+        sub     r13, rdx                                ; rb: its message bytes, 0..31
+        S_LEN
+        test    r13, r13
+        jz      %%lone                                  ; only L is left
+        vpxor   xmm2, xmm2, xmm2
+        vmovdqa [rsp + F_STI], ymm2
+        cmp     r13, 16
+        jb      %%st_lt16
+        vmovdqu xmm3, [r8]
+        vmovdqa [rsp + F_STI], xmm3
+        je      %%st_done
+        lea     rdx, [rsp + F_STI + 16]
+        lea     rax, [r8 + 16]
+        lea     rcx, [r13 - 16]
+        COPY_N  rdx, rax, rcx, r10, r14, r15
+        jmp     %%st_done
+%%st_lt16:
+        lea     rdx, [rsp + F_STI]
+        COPY_N  rdx, r8, r13, r10, r14, r15
+%%st_done:
+        vmovdqa xmm2, [rsp + F_STI]                     ; two 16-byte loads: the stores were
+        vinserti128 ymm2, ymm2, [rsp + F_STI + 16], 1   ; 16 bytes or narrower
+        vpxor   ymm0, ymm0, ymm2
+        lea     r10, [SMASK + 32]
+        sub     r10, r13
+        vpand   ymm0, ymm0, [r10]                       ; the output's rb bytes, zeros after
+        vmovdqa [rsp + F_SKS], ymm0
+        cmp     r13, 16
+        jb      %%o_lt16
+        vmovdqu [rbx], xmm0
+        je      %%o_done
+        lea     rdx, [rbx + 16]
+        lea     rax, [rsp + F_SKS + 16]
+        lea     rcx, [r13 - 16]
+        COPY_N  rdx, rax, rcx, r10, r14, r15
+        jmp     %%o_done
+%%o_lt16:
+        lea     rax, [rsp + F_SKS]
+        COPY_N  rbx, rax, r13, r10, r14, r15
+%%o_done:
+%if %1 == 0
+        vpshufb ymm13, ymm0, ymm14                      ; encrypt: the padded ciphertext
+%else
+        vpshufb ymm13, ymm2, ymm14                      ; decrypt: the padded input
+%endif
+        cmp     r13, 16
+        ja      %%two
+        vinserti128 ymm13, ymm13, xmm1, 1               ; [last block, L]
+        SGH_NEXT ymm13, [rsi + KEY_HPOW], [rsi + KEY_HKAR]
+        jmp     %%reduce
+%%two:
+        SGH_NEXT ymm13, [rsi + KEY_HPOW], [rsi + KEY_HKAR]
+%%lone:
+        SGH_NEXT_X xmm1, [rdi + HPOW(1)], [rdi + HKAR(1)]
+        jmp     %%reduce
+%if %2 == 0
+%%end0:
+        ; len < 16: pair 0 is [A, the partial block C0] and L follows alone, or [A, L]
+        S_LEN
+        test    r9, r9
+        jz      %%empty
+        vpxor   xmm2, xmm2, xmm2
+        vmovdqa [rsp + F_STI], xmm2
+        lea     rdx, [rsp + F_STI]
+        COPY_N  rdx, r8, r9, r10, r14, r15
+        vmovdqa xmm2, [rsp + F_STI]
+        vextracti128 xmm3, ymm0, 1
+        vpxor   xmm3, xmm3, xmm2
+        lea     r10, [SMASK + 32]
+        sub     r10, r9
+        vpand   xmm3, xmm3, [r10]
+        vmovdqa [rsp + F_SKS], xmm3
+        lea     rax, [rsp + F_SKS]
+        COPY_N  rbx, rax, r9, r10, r14, r15
+%if %1 == 0
+        vinserti128 ymm13, ymm9, xmm3, 1
+%else
+        vinserti128 ymm13, ymm9, xmm2, 1
+%endif
+        vpshufb ymm13, ymm13, ymm14
+        SGH_FIRST ymm13, [rsi + KEY_HPOW], [rsi + KEY_HKAR]
+        SGH_NEXT_X xmm1, [rdi + HPOW(1)], [rdi + HKAR(1)]
+        jmp     %%reduce
+%%empty:
+        vpshufb xmm13, xmm9, xmm14
+        vinserti128 ymm13, ymm13, xmm1, 1               ; [A, L]
+        SGH_FIRST ymm13, [rsi + KEY_HPOW], [rsi + KEY_HKAR]
+%endif
+%%reduce:
+        SGH_REDUCE
+        vpshufb xmm11, xmm11, xmm14
+        vpxor   xmm11, xmm11, xmm15                     ; T = E_K(J0) ^ S
+        mov     rcx, [rbp + 32]
+        movzx   r13d, cl                                ; tag_len
+%if %1 == 0
+        cmp     r13, 16
+        jne     %%tb
+        vmovdqu [r12], xmm11
+        jmp     %%tdone
+%%tb:
+        vmovdqa [rsp + F_STB], xmm11                    ; tag_len bytes through the bounce slot
+        lea     rax, [rsp + F_STB]
+        COPY_N  r12, rax, r13, r10, r14, r15
+%%tdone:
+        xor     eax, eax
+%else
+        mov     r10d, 1
+        shl     r10d, cl
+        dec     r10d                                    ; the counted bytes
+        vpcmpeqb xmm0, xmm11, [rsp + F_SETAG]           ; all 16 bytes, no early exit
+        vpmovmskb edx, xmm0
+        not     edx
+        xor     eax, eax
+        test    edx, r10d                               ; counted bytes that differ
+        setnz   al                                      ; 1: the tag failed
+%endif
+        jmp     .s_out
+%endmacro
+
+gcm12_short:
+        FRAME_ENTER SFRAME, 32
+        mov     r11, rcx                                ; aad_len
+        mov     rbx, [rbp + 16]                         ; out
+        mov     r12, [rbp + 24]                         ; tag
+        mov     rcx, [rbp + 32]                         ; tag_len | decrypt << 8
+        mov     eax, [rdi + KEY_ROUNDS]
+        vbroadcasti128 ymm14, [BSWAP]
+        vmovq   xmm12, [rsi]
+        vpinsrd xmm12, xmm12, [rsi + 8], 2              ; IV || 00 00 00 00
+        vpxor   xmm12, xmm12, [rdi + KEY_RK]
+        vinserti128 ymm12, ymm12, xmm12, 1              ; ZK, both lanes
+        ; A: the AAD zero-padded (a zero block without AAD)
+        vpxor   xmm9, xmm9, xmm9
+        test    r11, r11
+        jz      .s_aad_done
+        cmp     r11, 16
+        jne     .s_aad_part
+        vmovdqu xmm9, [rdx]
+        jmp     .s_aad_done
+.s_aad_part:
+        vmovdqa [rsp + F_SA], xmm9
+        lea     r13, [rsp + F_SA]
+        COPY_N  r13, rdx, r11, r10, r14, r15
+        vmovdqa xmm9, [rsp + F_SA]
+.s_aad_done:
+        ; decrypt: the expected tag, read before any output is written (it may lie in out)
+        test    ecx, 0x100
+        jz      .s_tag_done
+        movzx   r15d, cl
+        cmp     r15, 16
+        jne     .s_tag_part
+        vmovdqu xmm13, [r12]
+        vmovdqa [rsp + F_SETAG], xmm13
+        jmp     .s_tag_done
+.s_tag_part:
+        vpxor   xmm13, xmm13, xmm13
+        vmovdqa [rsp + F_SETAG], xmm13
+        lea     rdx, [rsp + F_SETAG]
+        COPY_N  rdx, r12, r15, r10, r13, r14
+.s_tag_done:
+        lea     r10, [r9 + 15]
+        shr     r10, 4                                  ; t
+        cmp     r9, 256
+        ja      .s_front
+        ; t <= 16: the powers from H^(t+2), the pass over Q = t/2 + 1 ymm
+        mov     rsi, 30
+        sub     rsi, r10
+        shl     rsi, 4
+        add     rsi, rdi                                ; [rsi + KEY_HPOW] = HPOW(t + 2)
+        mov     r13, r10
+        shr     r13, 1                                  ; Q - 1
+%assign _q 1
+%rep 8
+        cmp     r13, _q - 1
+        je      .s_pass %+ _q
+%assign _q _q + 1
+%endrep
+        S_PASS  9, 0, .s_io
+%assign _q 1
+%rep 8
+.s_pass %+ _q:
+        S_PASS  _q, 0, .s_io
+%assign _q _q + 1
+%endrep
+.s_io:
+        test    ecx, 0x100
+        jnz     .s_io_dec
+        S_IO    0, 0
+.s_io_dec:
+        S_IO    1, 0
+.s_front:
+        ; 16 < t <= 32: a first pass of 8 ymm (E_K(J0), C0..C14) hashed with A as 16 blocks
+        ; (H^16..H^1, one reduction: Y, the GHASH state after them), then the rest, C15..C(t-1)
+        ; and L (m = t - 14 blocks), as the short path's pairs 8.. (counters from SCTR row 8)
+        ; with Y joining C15: Y H^m is the first product of the second GHASH
+        vmovdqa [rsp + F_SZK], ymm12
+        S_PASS  8, 0, .f_io
+.f_io:
+        test    ecx, 0x100
+        jnz     .f_io_dec
+        S_FRONT 0
+        jmp     .f_rest
+.f_io_dec:
+        S_FRONT 1
+.f_rest:
+        mov     rsi, 46
+        sub     rsi, r10
+        shl     rsi, 4
+        add     rsi, rdi                                ; [rsi + KEY_HPOW] = HPOW(t - 14)
+        vmovdqa xmm13, xmm11                            ; Y
+        SGH_FIRST_X xmm13, [rsi + KEY_HPOW], [rsi + KEY_HKAR]
+        vmovdqa ymm12, [rsp + F_SZK]
+        lea     r13, [r10 - 14]
+        shr     r13, 1                                  ; the second pass: (t - 14) / 2 ymm
+%assign _q 1
+%rep 8
+        cmp     r13, _q
+        je      .f_pass %+ _q
+%assign _q _q + 1
+%endrep
+        S_PASS  9, 8, .f_io2
+%assign _q 1
+%rep 8
+.f_pass %+ _q:
+        S_PASS  _q, 8, .f_io2
+%assign _q _q + 1
+%endrep
+.f_io2:
+        test    ecx, 0x100
+        jnz     .f_io2_dec
+        S_IO    0, 1
+.f_io2_dec:
+        S_IO    1, 1
+.s_out:
+        vpxor   xmm0, xmm0, xmm0                        ; wipe the frame
+%assign _w 0
+%rep SFRAME / 32
         vmovdqa [rsp + 32 * _w], ymm0
 %assign _w _w + 1
 %endrep
