@@ -102,25 +102,53 @@ typedef unsigned (*mbgcmi_lane_kernel_fn)(struct mbgcmi_group *g);
  * of up to MBGCMI_SHORT_MAX_JOBS to the arch's short-job kernel, which reads the jobs directly
  * and finishes them: E_K(J0), the counter blocks, the AAD block, the message, the length block
  * and the tag, with one aggregated GHASH per job, four jobs per lane group and consecutive
- * groups overlapped. */
+ * groups overlapped. GMAC jobs (no message, 17..256 bytes of AAD) go the same way, their AAD
+ * hashed in the message rows' place. */
 #define MBGCMI_SHORT_MAX_BLOCKS 16
 #define MBGCMI_SHORT_MAX_AAD    16
 #define MBGCMI_SHORT_MAX_JOBS   64
 #define MBGCMI_SHORT_SAMEKEY    0x100u   /* flags: every job of the call has the same key */
 
-/* A short job's shape word for the kernel: aad_len | tag_len << 8 | bytes of its last message
-   block (0 without a message) << 16 | 0xFF << 24 when encrypting. The scheduler builds it while
-   it validates the job (the kernel turns it into lane masks without touching the job). */
-static inline uint32_t mbgcmi_short_shape(size_t aad_len, size_t tag_len, size_t len, int dir)
+/* Shape word kinds (bits 24..31): bit 7 hash the output (else the input), bit 6 store the tag
+   (else compare it), bit 5 GMAC (the AAD in the message rows, length block {aad bits, 0}). */
+#define MBGCMI_SHAPE_ENC      UINT32_C(0xC0000000)
+#define MBGCMI_SHAPE_DEC      UINT32_C(0x00000000)
+#define MBGCMI_SHAPE_GMAC_GEN UINT32_C(0x60000000)
+#define MBGCMI_SHAPE_GMAC_VER UINT32_C(0x20000000)
+
+/* Whether a job with these public fields (12-byte IV and linear already known) is a short job
+   shorter than |lim| bytes of hashed rows (lim <= 16 * MBGCMI_SHORT_MAX_BLOCKS + 1), and then its
+   class (blocks of rows x key size) and shape word for the kernel: aad_len | tag_len << 8 |
+   bytes of its last row (0 without rows) << 16 | kind. The scheduler builds the shape while it
+   validates the job (the kernel turns it into lane masks without touching the job). */
+static inline __attribute__((always_inline)) int
+mbgcmi_short_classify(uint64_t len, uint64_t aad, uint64_t tl, unsigned dir, unsigned rounds,
+                      uint64_t lim, unsigned *cls, uint32_t *shape)
 {
-    const size_t last = len ? len - 16 * ((len - 1) >> 4) : 0;
-    return (uint32_t)aad_len | (uint32_t)tag_len << 8 | (uint32_t)last << 16 |
-           (dir == MBGCM_ENCRYPT ? UINT32_C(0xFF000000) : 0);
+    uint64_t rows = len;
+    uint32_t kind = dir == MBGCM_ENCRYPT ? MBGCMI_SHAPE_ENC : MBGCMI_SHAPE_DEC;
+    uint32_t a = (uint32_t)aad;
+    if (__builtin_expect(aad > MBGCMI_SHORT_MAX_AAD, 0)) {
+        if (len != 0) {
+            return 0;
+        }
+        rows = aad; /* GMAC */
+        a = 0;
+        kind = dir == MBGCM_ENCRYPT ? MBGCMI_SHAPE_GMAC_GEN : MBGCMI_SHAPE_GMAC_VER;
+    }
+    if (rows >= lim) {
+        return 0;
+    }
+    const uint64_t nb = (rows + 15) >> 4;
+    *cls = (unsigned)nb * 3 + (rounds - 10) / 2;
+    *shape = a | (uint32_t)tl << 8 | (uint32_t)(rows ? rows + 16 - 16 * nb : 0) << 16 | kind;
+    return 1;
 }
 
 /*
  * Short-job kernel: |n| (1..MBGCMI_SHORT_MAX_JOBS) validated linear jobs with 12-byte IVs, at
- * most MBGCMI_SHORT_MAX_AAD bytes of AAD, ceil(len / 16) == |nblk| and keys of
+ * most MBGCMI_SHORT_MAX_AAD bytes of AAD and ceil(len / 16) == |nblk|, or GMAC jobs (len 0)
+ * with ceil(aad_len / 16) == |nblk| > 0, and keys of
  * |flags & 0xFF| rounds (MBGCMI_SHORT_SAMEKEY in |flags|: one key object for all), with
  * their shape words. Returns bit i set when job i is a decrypt whose tag did not match (the
  * scheduler zeroes its output). Writes each job's dst and, for encrypt jobs, its tag; reads a

@@ -57,7 +57,7 @@ struct mbgcmi_lane_info {
 #define MBGCMI_SHORT_RING 8u
 struct mbgcmi_short_class {
     mbgcm_job *job[MBGCMI_SHORT_MAX_JOBS];
-    uint32_t shape[MBGCMI_SHORT_MAX_JOBS]; /* mbgcmi_short_shape() of each job */
+    uint32_t shape[MBGCMI_SHORT_MAX_JOBS]; /* mbgcmi_short_classify()'s shape of each job */
     const mbgcm_key *key;     /* the first job's key */
     uint64_t t_first;         /* the first (oldest) job's submit time */
     unsigned n;               /* jobs waiting */
@@ -143,18 +143,16 @@ void mbgcmi_sched_wipe_idle(mbgcm_mgr *m);
 void mbgcmi_sched_wipe_all(mbgcm_mgr *m);
 
 /* The steps accept() composes, for kbench (per-job C-path cycles) and tests. */
-/* A validated job the short-job kernel takes (12-byte IV, AAD <= 16, <= 8 blocks), or 0. */
-static inline int mbgcmi_sched_short_ok(const mbgcm_mgr *m, const mbgcm_job *job)
+/* Whether the short-job kernel takes validated job |job| (12-byte IV, linear, a short job under
+   m->short_lim bytes of hashed rows: mbgcmi_short_classify), with its class and shape. */
+static inline int mbgcmi_sched_short_ok(const mbgcm_mgr *m, const mbgcm_job *job,
+                                        unsigned *cls, uint32_t *shape)
 {
     /* with the J0 test hook set, every job takes the lane path, where the hook applies */
-    return m->sc != NULL && m->j0_hook == NULL && job->iv_len == 12 &&
-           job->aad_len <= MBGCMI_SHORT_MAX_AAD && (uint64_t)job->len < m->short_lim &&
-           job->src_sgl == NULL && job->dst_sgl == NULL;
-}
-/* The class of a short job: message blocks x key size. */
-static inline unsigned mbgcmi_short_class_of(size_t len, uint32_t rounds)
-{
-    return (unsigned)((len + 15) >> 4) * 3 + (rounds - 10) / 2;
+    return m->sc != NULL && m->j0_hook == NULL && job->iv_len == 12 && job->src_sgl == NULL &&
+           job->dst_sgl == NULL &&
+           mbgcmi_short_classify(job->len, job->aad_len, job->tag_len, (unsigned)job->dir,
+                                 mbgcmi_key_c(job->key)->rounds, m->short_lim, cls, shape);
 }
 /* Run class |cls| (holding at least one job) and complete its jobs (short.c). Returns how many
    failed their tag. */
@@ -218,10 +216,10 @@ static inline void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t no
     m->bytes += job->len;
     /* the short-job kernel takes what it can (up to 16 blocks); long and scatter-gather jobs
        run single-stream (docs/design.md) */
-    if (mbgcmi_sched_short_ok(m, job)) {
-        mbgcmi_short_add(m, job, mbgcmi_short_class_of(job->len, mbgcmi_key_c(job->key)->rounds),
-                         mbgcmi_short_shape(job->aad_len, job->tag_len, job->len, job->dir), now,
-                         MBGCMI_SHORT_RING, why);
+    unsigned cls;
+    uint32_t shape;
+    if (mbgcmi_sched_short_ok(m, job, &cls, &shape)) {
+        mbgcmi_short_add(m, job, cls, shape, now, MBGCMI_SHORT_RING, why);
         return;
     }
     /* so do jobs whose whole work, message and AAD, is long: a GMAC job is all AAD */

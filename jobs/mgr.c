@@ -190,9 +190,7 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
     const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
     unsigned cls;
     uint32_t shape;
-    if (m->sc != NULL && m->j0_hook == NULL && (uint64_t)job->len < m->short_lim &&
-        mbgcmi_short_fast(job, MBGCMI_SHORT_MAX_AAD, 16 * MBGCMI_SHORT_MAX_BLOCKS, &cls,
-                          &shape)) {
+    if (m->sc != NULL && m->j0_hook == NULL && mbgcmi_short_fast(job, m->short_lim, &cls, &shape)) {
         /* the common short job: checked in one pass, straight to its class */
         m->jobs++;
         m->bytes += job->len;
@@ -292,9 +290,7 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
         mbgcm_job *job = &jobs[i];
         unsigned cls;
         uint32_t shape;
-        if ((uint64_t)job->len >= short_lim ||
-            !mbgcmi_short_fast(job, MBGCMI_SHORT_MAX_AAD, 16 * MBGCMI_SHORT_MAX_BLOCKS, &cls,
-                               &shape)) {
+        if (!mbgcmi_short_fast(job, short_lim, &cls, &shape)) {
             break;
         }
         b += job->len;

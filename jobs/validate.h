@@ -10,6 +10,7 @@
 
 #include "key.h"
 #include "util.h"
+#include "group.h"
 
 /* Out-of-line entry points (jobs/validate.c) for the API calls. */
 int mbgcmi_check_args(const mbgcm_key *key, const void *iv, size_t iv_len, const void *aad,
@@ -62,16 +63,16 @@ static inline int mbgcmi_check_job_inline(const mbgcm_job *job)
                                     job->src, job->len, job->dst, job->tag, job->tag_len);
 }
 
-/* The common short job in one pass: 1 when |job| is valid, linear, has a 12-byte IV, at most
-   |max_aad| bytes of AAD and at most |max_len| of message, with *cls and *shape set for the
-   short-job classes; 0 for anything else (which then takes the general path, where every
-   check gives its status). The checks are the ones above. They are separate branches on
-   purpose: for valid jobs each is a not-taken compare-and-branch, one fused operation, where
-   folding the terms into one value with flag-to-register moves measured about three times the
-   instructions. None of them depends on secret data. */
+/* The common short job in one pass: 1 when |job| is valid, linear, has a 12-byte IV and is a
+   short job under |lim| bytes of hashed rows (mbgcmi_short_classify: at most
+   MBGCMI_SHORT_MAX_AAD bytes of AAD and a message, or no message and the AAD), with *cls and
+   *shape set for the short-job classes; 0 for anything else (which then takes the general
+   path, where every check gives its status). The checks are the ones above. They are
+   separate branches on purpose: for valid jobs each is a not-taken compare-and-branch, one
+   fused operation, where folding the terms into one value with flag-to-register moves
+   measured about three times the instructions. None of them depends on secret data. */
 static inline __attribute__((always_inline)) int
-mbgcmi_short_fast(const mbgcm_job *job, size_t max_aad, size_t max_len, unsigned *cls,
-                  uint32_t *shape)
+mbgcmi_short_fast(const mbgcm_job *job, uint64_t lim, unsigned *cls, uint32_t *shape)
 {
 #define MBGCMI_NO_(c) if (__builtin_expect(!!(c), 0)) return 0
     const uint64_t len = job->len, aad = job->aad_len, tl = job->tag_len;
@@ -80,8 +81,7 @@ mbgcmi_short_fast(const mbgcm_job *job, size_t max_aad, size_t max_len, unsigned
     /* shape and kind: a 12-byte IV, linear, no extension, short lengths */
     MBGCMI_NO_(job->iv_len != 12);
     MBGCMI_NO_(((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl | (uintptr_t)job->reserved_) != 0);
-    MBGCMI_NO_(aad > max_aad);
-    MBGCMI_NO_(len > max_len);
+    MBGCMI_NO_(len >= lim || aad >= 16 * MBGCMI_SHORT_MAX_BLOCKS + 1);
     /* direction; tag length 4, 8 or 12..16; the key present, aligned and initialized */
     MBGCMI_NO_(dir - 1u > 1u);
     MBGCMI_NO_(tl - 4 > 12 || ((0x1F110u >> tl) & 1u) == 0);
@@ -97,11 +97,7 @@ mbgcmi_short_fast(const mbgcm_job *job, size_t max_aad, size_t max_len, unsigned
         MBGCMI_NO_(d != 0 && d + len - 1 < 2 * len - 1);
     }
 #undef MBGCMI_NO_
-    const uint64_t nb = (len + 15) >> 4;
-    *cls = (unsigned)nb * 3 + (mbgcmi_key_c(key)->rounds - 10) / 2;
-    *shape = (uint32_t)aad | (uint32_t)tl << 8 | (uint32_t)(len ? len + 16 - 16 * nb : 0) << 16 |
-             (dir == MBGCM_ENCRYPT ? UINT32_C(0xFF000000) : 0);
-    return 1;
+    return mbgcmi_short_classify(len, aad, tl, dir, mbgcmi_key_c(key)->rounds, lim, cls, shape);
 }
 
 #endif

@@ -204,7 +204,9 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
         for (int i = 0; i < 4; i++) {
             memset(c->dst4[i], 0, len);
             memset(c->tag4[i], 0, TAG_LEN);
-            if (!mbgcmi_sched_short_ok(c->L, &c->jobs4[i])) {
+            unsigned cls;
+            uint32_t shape;
+            if (!mbgcmi_sched_short_ok(c->L, &c->jobs4[i], &cls, &shape)) {
                 die("a %zu-byte job does not qualify for the short kernel", len);
             }
         }
@@ -217,7 +219,10 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
                 }
                 const mbgcm_job *j = &c->jobs4[i];
                 c->sj[n] = &c->jobs4[i];
-                c->ssh[n++] = mbgcmi_short_shape(j->aad_len, j->tag_len, j->len, j->dir);
+                unsigned cls;
+                mbgcmi_short_classify(j->len, j->aad_len, j->tag_len, (unsigned)j->dir,
+                                      mbgcmi_key_c(j->key)->rounds,
+                                      16 * MBGCMI_SHORT_MAX_BLOCKS + 1, &cls, &c->ssh[n++]);
             }
             c->sn[c->scalls] = n - start;
             c->sflags[c->scalls++] = mbgcmi_key_c(c->sj[start]->key)->rounds;

@@ -546,7 +546,7 @@ static uint64_t c_short_jobs(mbgcm_job *const *jobs, const uint32_t *shapes, siz
         const mbgcm_job *job = jobs[i];
         uint8_t j0[16], t[16];
         mbgcmi_gcm_j0(tu_arch(TU_ARCH("generic")), mbgcmi_key_c(job->key), job->iv, 12, j0);
-        if ((shapes[i] >> 24) == 0) { /* decrypt */
+        if ((shapes[i] & 0x40000000u) == 0) { /* compare the tag: decrypt, GMAC verify */
             uint8_t expect[16];
             memcpy(expect, job->tag, job->tag_len);
             mbgcmi_gcm_crypt_j0(tu_arch(TU_ARCH("generic")), mbgcmi_key_c(job->key), j0, job->aad,

@@ -45,10 +45,12 @@ static const tu_key *key_for(tu_rng *r, const struct pool *p, size_t ks)
 }
 
 /* Four jobs that share one kernel call under the manager's policy:
-     LANES  jobs the lane kernel takes (message > 128 bytes, or AAD > 16, or an IV that is not
-            12 bytes: the short-job path does not take them), lengths all different;
+     LANES  jobs the lane kernel takes (message > 256 bytes, or AAD > 16 with a message, or an
+            IV that is not 12 bytes: the short-job path does not take them), lengths all
+            different;
      SHORT  jobs of one shape for the short-job kernel where the arch has one (12-byte IV, AAD
-            <= 16, the same number of message blocks 0..8, lengths within the last block and
+            <= 16, the same number of message blocks 0..16, lengths within the last block and
+            some of them GMAC jobs (no message, as many blocks of AAD), and
             tag lengths differing); without a short kernel they fill a lane group as well. */
 enum { M_LANES, M_SHORT };
 
@@ -70,16 +72,22 @@ static void make_group(tu_rng *r, const struct pool *p, int fast, int mode, unsi
             sp.iv_len = 12;
             sp.aad_len = (size_t)tu_rng_below(r, MBGCMI_SHORT_MAX_AAD + 1);
             sp.len = nb == 0 ? 0 : 16 * (nb - 1) + 1 + (size_t)tu_rng_below(r, 16);
+            if (nb >= 2 && tu_rng_below(r, 3) == 0) { /* a GMAC job of as many AAD blocks */
+                sp.aad_len = sp.len;
+                sp.len = 0;
+            }
         } else {
             sp.iv_len = tu_rng_below(r, 8) == 0 ? (size_t)tu_rng_range(r, 1, 64) : 12;
             sp.aad_len = pick(r, aad_lens, sizeof aad_lens / sizeof aad_lens[0]);
             sp.len = (fast && tu_rng_below(r, 16) == 0)
                          ? pick(r, long_lens, sizeof long_lens / sizeof long_lens[0])
                          : pick(r, text_lens, sizeof text_lens / sizeof text_lens[0]);
-            if (sp.len <= 16 * MBGCMI_SHORT_MAX_BLOCKS && sp.iv_len == 12 &&
-                sp.aad_len <= MBGCMI_SHORT_MAX_AAD) {
-                /* keep it off the short-job path: a longer AAD or an odd IV length */
-                if (tu_rng_below(r, 2)) {
+            if (sp.iv_len == 12 && ((sp.len <= 16 * MBGCMI_SHORT_MAX_BLOCKS &&
+                                     sp.aad_len <= MBGCMI_SHORT_MAX_AAD) ||
+                                    (sp.len == 0 && sp.aad_len <= 16 * MBGCMI_SHORT_MAX_BLOCKS))) {
+                /* keep it off the short-job path: a longer AAD (with a message: without one
+                   the job is a GMAC job, which the short kernel takes) or an odd IV length */
+                if (sp.len != 0 && tu_rng_below(r, 2)) {
                     sp.aad_len = MBGCMI_SHORT_MAX_AAD + 1 + (size_t)tu_rng_below(r, 100);
                 } else {
                     sp.iv_len = (size_t)tu_rng_range(r, 1, 11);

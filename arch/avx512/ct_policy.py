@@ -83,6 +83,9 @@ POLICY = {
             'rax': 'job index, rounds, nblk, F_PREV (all from the frame or the arguments)',
             'rdx': 'jobs left (n - index)', 'r8': 'flags at entry (rounds, one-key bit)',
             'rsp': 'stack pointer',
+            'rbx': 'JA: lane 0 job\'s len (0: a GMAC job, its rows from its AAD), public',
+            'rsi': 'JB: lane 1 job\'s len, public', 'rdi': 'JC: lane 2 job\'s len, public',
+            'rbp': 'JD: lane 3 job\'s len, public',
             'k5': 'decrypt lanes\' tag bytes (from the shapes: public)',
             'k6': 'encrypt lanes\' tag bytes (from the shapes: public)'},
         public_mem=[

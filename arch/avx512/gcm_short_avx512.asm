@@ -8,8 +8,14 @@
 ;   bytes of AAD, ceil(len / 16) == nblk (0..16) and a key of |flags & 0xFF| rounds (10, 12,
 ;   14); flags bit 8: every job has the same key object (rows are then plain broadcasts).
 ;   shapes[i] describes job i: aad_len | tag_len << 8 | (bytes of its last block, 0 when
-;   len == 0) << 16 | (0xFF when encrypting, else 0) << 24 (the scheduler builds it while it
-;   validates the job).
+;   len == 0) << 16 | kind << 24 (the scheduler builds it while it validates the job), kind:
+;   0xC0 encrypt, 0x00 decrypt, 0x60 GMAC generate, 0x20 GMAC verify (bit 7: hash the output
+;   rather than the input; bit 6: store the tag rather than compare it; bit 5: GMAC).
+;   A GMAC job (len 0, AAD of 17..256 bytes) is hashed as if its AAD were the message:
+;   ceil(aad_len / 16) == nblk, its shape's aad_len field 0 and its last-block bytes those of
+;   the AAD; its rows come from job->aad (the kernel tells it by len == 0 in a call with
+;   nblk > 0), its output goes to a sink on this kernel's stack, and its length block is
+;   {aad bits, 0}.
 ;   Returns bit i set when job i is a decrypt whose tag did not match (the caller zeroes its
 ;   dst); writes every job's dst (len bytes), for encrypt jobs its tag (tag_len bytes), and
 ;   every job's status: MBGCM_OK (0), or MBGCM_ERR_AUTH (1) for a failed tag. Jobs
@@ -90,7 +96,9 @@ CTRX:                                   ; row j: the last dword of J0 + j in byt
         times 4 dd 0, 0, 0, (1 + _j) << 24
 %assign _j _j + 1
 %endrep
-DUMMYSHAPE: dd 0xFF101000               ; encrypt, full last block, 16-byte tag, no AAD
+DUMMYSHAPE: dd 0xC0101000               ; encrypt, full last block, 16-byte tag, no AAD
+TAGSTB: times 64 db 0x40                ; shape bit 30 in byte 3: store the tag
+GMACD:  times 16 dd 0x20000000          ; shape bit 29: a GMAC lane
 
 ; ---- stack frame (rsp 64-byte aligned) ---------------------------------------------------
 %define F_JP     0              ; 4 job pointers of the current group
@@ -115,6 +123,7 @@ DUMMYSHAPE: dd 0xFF101000               ; encrypt, full last block, 16-byte tag,
 %define F_SAVESP 328            ; the caller's rsp
 %define F_SH     352            ; shapes of a partial last group (4 x u32)
 %define F_PTAG   368            ; the previous group's tag pointers (4)
+%define F_SINK   400            ; where GMAC lanes' (unused) output goes: rsp + F_DBUF
 %define F_DUMMY  448            ; the dummy job of idle lanes (a struct mbgcm_job) ...
 %define F_DBUF   576            ; ... and its buffers: 256 data, 16 IV (and AAD), 16 tag
 %define D_IV     256
@@ -310,11 +319,35 @@ section .text
         vmovdqu8 xmm14{k4}{z}, [r12 + _o]
         vinserti32x4 zmm %+ _x, zmm %+ _x, xmm14, 3
 %endmacro
+; SRCPTRS / DSTPTRS: each lane's message source (a GMAC lane, len == 0 in a call with message
+; rows: its AAD) and destination (a GMAC lane: the stack sink); len is public
+%macro SRCPTRS 0
+        mov     rax, [JA + J_SRC]
+        cmp     qword [JA + J_LEN], 0
+        cmove   rax, [JA + J_AAD]
+        mov     rcx, [JB + J_SRC]
+        cmp     qword [JB + J_LEN], 0
+        cmove   rcx, [JB + J_AAD]
+        mov     rdx, [JC + J_SRC]
+        cmp     qword [JC + J_LEN], 0
+        cmove   rdx, [JC + J_AAD]
+        mov     r12, [JD + J_SRC]
+        cmp     qword [JD + J_LEN], 0
+        cmove   r12, [JD + J_AAD]
+%endmacro
 %macro DSTPTRS 0
         mov     rax, [JA + J_DST]
+        cmp     qword [JA + J_LEN], 0
+        cmove   rax, [rsp + F_SINK]
         mov     rcx, [JB + J_DST]
+        cmp     qword [JB + J_LEN], 0
+        cmove   rcx, [rsp + F_SINK]
         mov     rdx, [JC + J_DST]
+        cmp     qword [JC + J_LEN], 0
+        cmove   rdx, [rsp + F_SINK]
         mov     r12, [JD + J_DST]
+        cmp     qword [JD + J_LEN], 0
+        cmove   r12, [rsp + F_SINK]
 %endmacro
 %macro STOREROW 1
 %assign _o DOFF + 16 * ((%1) - 1)
@@ -501,10 +534,7 @@ section .text
 %endif
 %if (%1) == 1
         ; the first half: eight whole blocks
-        mov     rax, [JA + J_SRC]
-        mov     rcx, [JB + J_SRC]
-        mov     rdx, [JC + J_SRC]
-        mov     r12, [JD + J_SRC]
+        SRCPTRS
 %assign _j 1
 %rep 8
         LOADROW _j
@@ -517,10 +547,7 @@ section .text
 %assign _j _j + 1
 %endrep
 %elif NB > 0
-        mov     rax, [JA + J_SRC]
-        mov     rcx, [JB + J_SRC]
-        mov     rdx, [JC + J_SRC]
-        mov     r12, [JD + J_SRC]
+        SRCPTRS
 %assign _j 1
 %rep NB - 1
         LOADROW _j
@@ -651,8 +678,8 @@ section .text
         vpcmpub k4, DD, [IDX], 6                        ; index < bytes of the last block
         kmovq   [rsp + F_M + M_TAIL], k4
         vpshufb DD, zmm14, [BYTE3]
-        vpmovb2m k5, DD                                 ; bytes of encrypting lanes
-        vpmovq2m k6, DD
+        vptestmb k5, DD, [TAGSTB]                       ; bytes of lanes that store the tag
+        vpmovq2m k6, DD                                 ; qwords of lanes that hash the output
         kmovq   [rsp + F_M + M_ENC], k6
         vpshufb DD, zmm14, [BYTE1]
         vpcmpub k4, DD, [IDX], 6                        ; index < tag_len
@@ -663,6 +690,8 @@ section .text
         vpshufb DD, zmm14, [LPAT]
         vpaddq  DD, DD, [LADD + 64 * NLEN]
         vpsllq  DD, DD, 3                               ; {len, aad_len} in bits
+        vptestmd k4, zmm14, [GMACD]
+        vpshufd DD{k4}, DD, 0x4e                        ; GMAC lanes: {0, aad_len}
         vmovdqa64 [rsp + F_L], DD
         mov     r8, [JA + J_KEY]
         mov     r9, [JB + J_KEY]
@@ -748,6 +777,7 @@ mbgcmi_avx512_short_jobs:
         lea     rax, [rsp + F_DBUF]
         mov     [rsp + F_DUMMY + J_SRC], rax
         mov     [rsp + F_DUMMY + J_DST], rax
+        mov     [rsp + F_SINK], rax
         mov     rax, rcx
         shl     rax, 4
         mov     [rsp + F_DUMMY + J_LEN], rax
