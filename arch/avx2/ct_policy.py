@@ -21,13 +21,15 @@ POLICY = {
             'r10': 'gcm: AAD pointer, copy scratch; gcm12: tag_len, the counted-byte mask',
             'r11': 'gcm: AAD length; short path: AAD length',
             'r12': 'gcm: partial-block length, copy scratch',
-            'r13': 'gcm: tail blocks, copy scratch; short path: the pass\'s ymm count, the end '
-                   'pair\'s bytes, tag_len',
-            'r14': 'gcm: copy scratch', 'r15': 'gcm: copy scratch; short path: tag_len',
+            'r13': 'gcm: tail blocks, copy scratch; short path: the pass\'s ymm count, the '
+                   'counter-row pointer, the end pair\'s bytes, tag_len',
+            'r14': 'gcm: copy scratch',
+            'r15': 'gcm: copy scratch; short path: tag_len, the last pass\'s ymm count',
             'rbx': 'gcm: message length',
             'rbp': 'frame pointer', 'rsp': 'stack pointer'},
         public_mem=[KEY_ROUNDS, ARGS_RBP,
-                    ('rsp', 80, 8, 'gcm: F_PEND (a whole group\'s GHASH pending)'),
+                    ('rsp', 80, 8, 'gcm: F_PEND (a whole group\'s GHASH pending); short path: '
+                     'F_SLEN (the message length)'),
                     ('rsp', 224, 16, 'gcm: F_DEC (direction), F_MODE (0: full tag out; 1: '
                      'gcm12)'),
                     ('rsp', 272, 8, 'gcm12: F_TLEN (tag length)')],

@@ -51,9 +51,9 @@
 ; int mbgcmi_avx2_gcm12(const key *k, const uint8_t iv[12], ...same..., uint8_t *tag,
 ;                       size_t tag_len_dec);
 ;   The same for a 12-byte IV with J0 built and the tag stored or checked here
-;   (struct mbgcmi_gcm_ops.whole12). Up to 32 blocks with AAD <= 16 it takes the short path
+;   (struct mbgcmi_gcm_ops.whole12). Up to 48 blocks with AAD <= 16 it takes the short path
 ;   (after mbgcmi_avx2_gcm below): E_K(J0) in the data's AES pass, the AAD, the blocks and the
-;   length block in one aggregated GHASH (two above 16 blocks).
+;   length block in one aggregated GHASH (one more per further 16 blocks).
 ;
 ; Register plan
 ;   rdi k   rsi ctr (ctr_*), j0 (gcm)   rdx s   rcx in   r8 out   r9 blocks left   eax rounds
@@ -77,6 +77,8 @@ default rel
 %include "bounce.inc"
 %include "ghash_avx2.inc"
 
+%define SHORT_MAX 768          ; gcm12: messages up to 48 blocks with AAD <= 16 take the short path
+
 section .rodata
 %include "consts.inc"
 YCTRWORD:       times 2 dd 0xFFFFFFFF, 0, 0, 0          ; the counter word, byte-reflected
@@ -93,7 +95,7 @@ YADD:                                                   ; row j: +2j in both lan
 ; they are the blocks after round 0 (the short path of mbgcmi_avx2_gcm12)
 SCTR:
 %assign _j 0
-%rep 17
+%rep SHORT_MAX / 32 + 1
                 dd 0, 0, 0, (2 * _j + 1) << 24, 0, 0, 0, (2 * _j + 2) << 24
 %assign _j _j + 1
 %endrep
@@ -107,7 +109,6 @@ SMASK:          times 32 db 0xFF
 %define F_B0    48              ; 16: bounce slot (input)
 %define F_B1    64              ; 16: bounce slot (output)
 %define FRAME   96
-%define SHORT_MAX 512          ; gcm12: messages up to 32 blocks with AAD <= 16 take the short path
 
 section .text
 
@@ -856,7 +857,7 @@ mbgcmi_avx2_gcm:
         FRAME_LEAVE
 
 ; ---------------------------------------------------------------------------------------------
-; The short path of mbgcmi_avx2_gcm12: len <= SHORT_MAX (32 blocks) and aad_len <= 16, the
+; The short path of mbgcmi_avx2_gcm12: len <= SHORT_MAX (48 blocks) and aad_len <= 16, the
 ; arguments as mbgcmi_avx2_gcm12's. A short message's cost is its fixed part, so up to 16 blocks
 ; everything runs in one AES pass and one GHASH reduction:
 ;   - E_K(J0) is block 0 of the pass: ymm j holds the counter blocks J0 + 2j, J0 + 2j + 1
@@ -873,30 +874,36 @@ mbgcmi_avx2_gcm:
 ;     stack (F_STI: its input bytes, zero-padded; F_SKS: its output, masked to the message's
 ;     bytes) and copied byte-exactly (COPY_N); L takes its lane 1 when it has one message block
 ;     at most, else L is hashed alone with H^1 (xmm).
-; From 17 to 32 blocks the same pairs run as two passes (.s_front): pairs 0..7 (E_K(J0), A,
+; Above 16 blocks the same pairs run as several passes (.s_front): pairs 0..7 (E_K(J0), A,
 ; C0..C14: always full) hashed with H^16..H^1 and reduced to Y, the GHASH state after those 16
-; blocks; then pairs 8..16 (C15.., L; counters from SCTR row 8) as above, with Y H^(t-14) as the
-; first product of their GHASH (Y joins C15), one more reduction. The powers stop at H^32, hence
-; the split. The first reduction overlaps the second pass's AES.
+; blocks; then, while more than 32 blocks remain, a middle pass of 16 full blocks whose GHASH
+; starts from Y H^16 (Y joins its first block) and is reduced to the next Y (in and out advance
+; by 256, len shrinks by 256, the counter rows move on by 8); then the last pairs (up to 17
+; blocks and L) as above, with Y H^(t-14) as the first product of their GHASH (t counted from
+; the last pass's base). The powers stop at H^32, hence the passes; each reduction overlaps the
+; next pass's AES. The length block takes the full length from F_SLEN.
 ; Register plan (short path)
-;   rdi k   rsi iv, then the power pointer (rdi + HPOW(m) - KEY_HPOW; the second pass:
-;   HPOW(t - 14))   r8 in   r9 len
+;   rdi k   rsi iv, then the power pointer (rdi + HPOW(m) - KEY_HPOW; the last of several
+;   passes: HPOW(t - 14))   r8 in   r9 len (above 32 blocks: the part from r8)
 ;   rbx out   r12 tag   r11 aad_len   rcx tag_len | decrypt << 8 (reloaded from [rbp+32] for the
-;   tag)   eax rounds, then the result   r10 t, scratch   r13 Q - 1, the end pair's bytes rb
-;   rdx end pair's offset, copy pointers   r14/r15 copy scratch   (all lengths: public)
+;   tag)   eax rounds, then the result   r10 t, scratch   r13 Q - 1, then the next pass's counter
+;   rows (several passes), the end pair's bytes rb   rdx end pair's offset, copy pointers
+;   r14 copy scratch   r15 copy scratch, the last pass's ymm count   (all lengths: public)
 ;   ymm0-8   the counter blocks -> key stream pairs (ymm0 lane 0: E_K(J0))
 ;   ymm9     A (byte order) until pair 0 is hashed; then LO   ymm10 MI   ymm11 HI, then S and T
-;            (two passes: Y in xmm11 until its product with H^(t-14) starts the second sums)
+;            (several passes: Y in xmm11 until its product starts the next pass's sums)
 ;   ymm12    ZK during the pass; GHASH scratch after it   ymm13 round key; then the pair hashed
 ;   ymm14    BSWAP   ymm15 E_K(J0) (xmm) after the pass
 ;   ymm1-3   after the pairs: L (V form), the end pair's input, scratch
 ;   stack    F_SA the AAD bounce, F_SETAG the expected tag, F_STI, F_SKS, F_STB the tag bounce,
-;            F_SZK (all wiped; no slot overlaps the long path's public slots)
+;            F_SZK; F_SLEN the length (public: the long path's public F_PEND slot); all wiped,
+;            no secret slot overlaps the long path's public slots
 %define F_SA    0               ; 16: the AAD, bounced and zero-padded
 %define F_SETAG 16              ; 16: decrypt: the expected tag, zero-padded
 %define F_STI   32              ; 32: the end pair's input, zero-padded
 %define F_STB   64              ; 16: the tag, bounced (tag_len < 16)
 %define F_SKS   96              ; 32: the end pair's output, masked
+%define F_SLEN  80              ; 8: len (public; the long path's F_PEND slot, also public)
 %define F_SZK   128             ; 32: ZK, kept over the first pass's GHASH (t > 16)
 %define SFRAME  160
 
@@ -964,7 +971,7 @@ mbgcmi_avx2_gcm:
 %macro S_PASS 3
 %assign _z 0
 %rep %1
-        vpxor   ymm %+ _z, ymm12, [SCTR + 32 * (_z + (%2))]
+        vpxor   ymm %+ _z, ymm12, [%2 + 32 * _z]
 %assign _z _z + 1
 %endrep
         AES_W   %1, 0, 0
@@ -973,7 +980,7 @@ mbgcmi_avx2_gcm:
 
 ; S_LEN: xmm1 = L in V form ({len bits, aad bits}: the byte-reflected length block)
 %macro S_LEN 0
-        mov     r10, r9
+        mov     r10, [rsp + F_SLEN]
         shl     r10, 3
         vmovq   xmm1, r10
         mov     r10, r11
@@ -998,6 +1005,25 @@ mbgcmi_avx2_gcm:
         vmovdqu ymm13, [r8 + 32 * _j - 16]              ; (in == out: read before written)
         vpxor   ymm %+ _j, ymm %+ _j, ymm13
         vmovdqu [rbx + 32 * _j - 16], ymm %+ _j
+%if %1 == 0
+        vpshufb ymm13, ymm %+ _j, ymm14
+%else
+        vpshufb ymm13, ymm13, ymm14
+%endif
+        SGH_NEXT ymm13, [rdi + HPOW(16 - 2 * _j)], [rdi + HKAR(16 - 2 * _j)]
+%assign _j _j + 1
+%endrep
+        SGH_REDUCE
+%endmacro
+
+; S_MID dec: a middle pass's eight full pairs [C15, C16] .. [C29, C30] counted from r8: xor,
+; store, GHASH with H^16..H^1 into the sums Y's product started, reduce: Y in xmm11
+%macro S_MID 1
+%assign _j 0
+%rep 8
+        vmovdqu ymm13, [r8 + 240 + 32 * _j]             ; (in == out: read before written)
+        vpxor   ymm %+ _j, ymm %+ _j, ymm13
+        vmovdqu [rbx + 240 + 32 * _j], ymm %+ _j
 %if %1 == 0
         vpshufb ymm13, ymm %+ _j, ymm14
 %else
@@ -1186,6 +1212,7 @@ mbgcmi_avx2_gcm:
 gcm12_short:
         FRAME_ENTER SFRAME, 32
         mov     r11, rcx                                ; aad_len
+        mov     [rsp + F_SLEN], r9
         mov     rbx, [rbp + 16]                         ; out
         mov     r12, [rbp + 24]                         ; tag
         mov     rcx, [rbp + 32]                         ; tag_len | decrypt << 8
@@ -1241,11 +1268,11 @@ gcm12_short:
         je      .s_pass %+ _q
 %assign _q _q + 1
 %endrep
-        S_PASS  9, 0, .s_io
+        S_PASS  9, SCTR, .s_io
 %assign _q 1
 %rep 8
 .s_pass %+ _q:
-        S_PASS  _q, 0, .s_io
+        S_PASS  _q, SCTR, .s_io
 %assign _q _q + 1
 %endrep
 .s_io:
@@ -1255,12 +1282,12 @@ gcm12_short:
 .s_io_dec:
         S_IO    1, 0
 .s_front:
-        ; 16 < t <= 32: a first pass of 8 ymm (E_K(J0), C0..C14) hashed with A as 16 blocks
+        ; 16 < t <= 48: a first pass of 8 ymm (E_K(J0), C0..C14) hashed with A as 16 blocks
         ; (H^16..H^1, one reduction: Y, the GHASH state after them), then the rest, C15..C(t-1)
         ; and L (m = t - 14 blocks), as the short path's pairs 8.. (counters from SCTR row 8)
         ; with Y joining C15: Y H^m is the first product of the second GHASH
         vmovdqa [rsp + F_SZK], ymm12
-        S_PASS  8, 0, .f_io
+        S_PASS  8, SCTR, .f_io
 .f_io:
         test    ecx, 0x100
         jnz     .f_io_dec
@@ -1269,6 +1296,32 @@ gcm12_short:
 .f_io_dec:
         S_FRONT 1
 .f_rest:
+        lea     r13, [SCTR + 32 * 8]                    ; the next pass's counter rows
+.f_mid:
+        ; while more than 32 blocks remain from r8: a middle pass of 16 full blocks (C15.. from
+        ; r8), Y joining its first block: Y = reduce(Y H^16 + the pairs with H^16..H^1)
+        cmp     r9, 512
+        jbe     .f_last
+        vmovdqa xmm13, xmm11
+        SGH_FIRST_X xmm13, [rdi + HPOW(16)], [rdi + HKAR(16)]
+        vmovdqa ymm12, [rsp + F_SZK]
+        S_PASS  8, r13, .f_mio
+.f_mio:
+        test    ecx, 0x100
+        jnz     .f_mio_dec
+        S_MID   0
+        jmp     .f_mnext
+.f_mio_dec:
+        S_MID   1
+.f_mnext:
+        add     r8, 256
+        add     rbx, 256
+        sub     r9, 256
+        add     r13, 256
+        jmp     .f_mid
+.f_last:
+        lea     r10, [r9 + 15]
+        shr     r10, 4                                  ; t, counted from r8
         mov     rsi, 46
         sub     rsi, r10
         shl     rsi, 4
@@ -1276,19 +1329,19 @@ gcm12_short:
         vmovdqa xmm13, xmm11                            ; Y
         SGH_FIRST_X xmm13, [rsi + KEY_HPOW], [rsi + KEY_HKAR]
         vmovdqa ymm12, [rsp + F_SZK]
-        lea     r13, [r10 - 14]
-        shr     r13, 1                                  ; the second pass: (t - 14) / 2 ymm
+        lea     r15, [r10 - 14]
+        shr     r15, 1                                  ; the last pass: (t - 14) / 2 ymm
 %assign _q 1
 %rep 8
-        cmp     r13, _q
+        cmp     r15, _q
         je      .f_pass %+ _q
 %assign _q _q + 1
 %endrep
-        S_PASS  9, 8, .f_io2
+        S_PASS  9, r13, .f_io2
 %assign _q 1
 %rep 8
 .f_pass %+ _q:
-        S_PASS  _q, 8, .f_io2
+        S_PASS  _q, r13, .f_io2
 %assign _q _q + 1
 %endrep
 .f_io2:
