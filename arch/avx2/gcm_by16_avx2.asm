@@ -911,39 +911,42 @@ mbgcmi_avx2_gcm:
 ; LO = ymm9, MI = ymm10, HI = ymm11, scratch ymm12 (ymm8 is a key stream pair here).
 ; SGH_NEXT_X X, HP, HK: one block in xmm X; the products are VEX.128 (high lanes zero) and
 ; accumulate into the full ymm sums.
-%macro SGH_FIRST 3
-        vpclmulqdq ymm9, %1, %2, 0x00
-        vpclmulqdq ymm11, %1, %2, 0x11
-        vpshufd    ymm12, %1, 0x4e
-        vpxor      ymm12, ymm12, %1
-        vpclmulqdq ymm10, ymm12, %3, 0x00
+; SGH_FIRSTW w, X, HP, HK / SGH_NEXTW w, X, HP, HK: products at width w (y: ymm, x: xmm, whose
+; VEX.128 forms zero the high lanes), sums always the full ymm registers
+%macro SGH_FIRSTW 4
+        vpclmulqdq %1 %+ mm9, %2, %3, 0x00
+        vpclmulqdq %1 %+ mm11, %2, %3, 0x11
+        vpshufd    %1 %+ mm12, %2, 0x4e
+        vpxor      %1 %+ mm12, %1 %+ mm12, %2
+        vpclmulqdq %1 %+ mm10, %1 %+ mm12, %4, 0x00
 %endmacro
-%macro SGH_NEXT 3
-        vpclmulqdq ymm12, %1, %2, 0x00
+%macro SGH_NEXTW 4
+        vpclmulqdq %1 %+ mm12, %2, %3, 0x00
         vpxor      ymm9, ymm9, ymm12
-        vpclmulqdq ymm12, %1, %2, 0x11
+        vpclmulqdq %1 %+ mm12, %2, %3, 0x11
         vpxor      ymm11, ymm11, ymm12
-        vpshufd    ymm12, %1, 0x4e
-        vpxor      ymm12, ymm12, %1
-        vpclmulqdq ymm12, ymm12, %3, 0x00
+        vpshufd    %1 %+ mm12, %2, 0x4e
+        vpxor      %1 %+ mm12, %1 %+ mm12, %2
+        vpclmulqdq %1 %+ mm12, %1 %+ mm12, %4, 0x00
         vpxor      ymm10, ymm10, ymm12
 %endmacro
-%macro SGH_FIRST_X 3
-        vpclmulqdq xmm9, %1, %2, 0x00
-        vpclmulqdq xmm11, %1, %2, 0x11
-        vpshufd    xmm12, %1, 0x4e
-        vpxor      xmm12, xmm12, %1
-        vpclmulqdq xmm10, xmm12, %3, 0x00
-%endmacro
-%macro SGH_NEXT_X 3
-        vpclmulqdq xmm12, %1, %2, 0x00
-        vpxor      ymm9, ymm9, ymm12
-        vpclmulqdq xmm12, %1, %2, 0x11
-        vpxor      ymm11, ymm11, ymm12
-        vpshufd    xmm12, %1, 0x4e
-        vpxor      xmm12, xmm12, %1
-        vpclmulqdq xmm12, xmm12, %3, 0x00
-        vpxor      ymm10, ymm10, ymm12
+%define SGH_FIRST   SGH_FIRSTW y,
+%define SGH_NEXT    SGH_NEXTW y,
+%define SGH_FIRST_X SGH_FIRSTW x,
+%define SGH_NEXT_X  SGH_NEXTW x,
+; S_PAIR dec, j, off, p: one full pair: [r8 + off] (read before anything is written: in may
+; be out) xor ymm<j> stored at [rbx + off]; its ciphertext byte-reflected and multiplied by the
+; powers H^p, H^(p-1) into the sums
+%macro S_PAIR 4
+        vmovdqu ymm13, [r8 + %3]
+        vpxor   ymm %+ %2, ymm %+ %2, ymm13
+        vmovdqu [rbx + %3], ymm %+ %2
+%if %1 == 0
+        vpshufb ymm13, ymm %+ %2, ymm14
+%else
+        vpshufb ymm13, ymm13, ymm14
+%endif
+        SGH_NEXT ymm13, [rdi + HPOW(%4)], [rdi + HKAR(%4)]
 %endmacro
 ; SGH_REDUCE: fold the two lanes (partial sums of one message; everything is linear), then one
 ; reduction as GHY_REDUCE_LANES: S (V form) in xmm11
@@ -1002,15 +1005,7 @@ mbgcmi_avx2_gcm:
         SGH_FIRST ymm13, [rdi + HPOW(16)], [rdi + HKAR(16)]
 %assign _j 1
 %rep 7
-        vmovdqu ymm13, [r8 + 32 * _j - 16]              ; (in == out: read before written)
-        vpxor   ymm %+ _j, ymm %+ _j, ymm13
-        vmovdqu [rbx + 32 * _j - 16], ymm %+ _j
-%if %1 == 0
-        vpshufb ymm13, ymm %+ _j, ymm14
-%else
-        vpshufb ymm13, ymm13, ymm14
-%endif
-        SGH_NEXT ymm13, [rdi + HPOW(16 - 2 * _j)], [rdi + HKAR(16 - 2 * _j)]
+        S_PAIR  %1, _j, 32 * _j - 16, 16 - 2 * _j
 %assign _j _j + 1
 %endrep
         SGH_REDUCE
@@ -1021,15 +1016,7 @@ mbgcmi_avx2_gcm:
 %macro S_MID 1
 %assign _j 0
 %rep 8
-        vmovdqu ymm13, [r8 + 240 + 32 * _j]             ; (in == out: read before written)
-        vpxor   ymm %+ _j, ymm %+ _j, ymm13
-        vmovdqu [rbx + 240 + 32 * _j], ymm %+ _j
-%if %1 == 0
-        vpshufb ymm13, ymm %+ _j, ymm14
-%else
-        vpshufb ymm13, ymm13, ymm14
-%endif
-        SGH_NEXT ymm13, [rdi + HPOW(16 - 2 * _j)], [rdi + HKAR(16 - 2 * _j)]
+        S_PAIR  %1, _j, 240 + 32 * _j, 16 - 2 * _j
 %assign _j _j + 1
 %endrep
         SGH_REDUCE

@@ -26,24 +26,18 @@
    192 bytes on the Zen 5 guest; every avx512 CPU has what the avx2 arch requires), else the
    variant's zmm kernel. Lengths are public. */
 #define SMALL12_MAX 128
-static int gcm12_by16(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
-                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                      size_t tag_len_dec)
-{
-    if (len <= SMALL12_MAX && aad_len <= 16) {
-        return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
+#define GCM12_SMALL_FIRST(name, wide)                                                           \
+    static int name(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,          \
+                    size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,  \
+                    size_t tag_len_dec)                                                         \
+    {                                                                                           \
+        if (len <= SMALL12_MAX && aad_len <= 16) {                                              \
+            return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);      \
+        }                                                                                       \
+        return wide(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);                       \
     }
-    return mbgcmi_avx512_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
-}
-static int gcm12_by32(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
-                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                      size_t tag_len_dec)
-{
-    if (len <= SMALL12_MAX && aad_len <= 16) {
-        return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
-    }
-    return mbgcmi_avx512_by32_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
-}
+GCM12_SMALL_FIRST(gcm12_by16, mbgcmi_avx512_gcm12)
+GCM12_SMALL_FIRST(gcm12_by32, mbgcmi_avx512_by32_gcm12)
 
 static const struct mbgcmi_gcm_ops ops = {
     .block = mbgcmi_aesni_block,

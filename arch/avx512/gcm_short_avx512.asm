@@ -320,34 +320,24 @@ section .text
         vinserti32x4 zmm %+ _x, zmm %+ _x, xmm14, 3
 %endmacro
 ; SRCPTRS / DSTPTRS: each lane's message source (a GMAC lane, len == 0 in a call with message
-; rows: its AAD) and destination (a GMAC lane: the stack sink); len is public
+; rows: its AAD) and destination (a GMAC lane: the stack sink); len is public.
+; LANEPTR reg, job, field, alternative: reg = job->field, or the alternative when job->len == 0
+%macro LANEPTR 4
+        mov     %1, [%2 + %3]
+        cmp     qword [%2 + J_LEN], 0
+        cmove   %1, %4
+%endmacro
 %macro SRCPTRS 0
-        mov     rax, [JA + J_SRC]
-        cmp     qword [JA + J_LEN], 0
-        cmove   rax, [JA + J_AAD]
-        mov     rcx, [JB + J_SRC]
-        cmp     qword [JB + J_LEN], 0
-        cmove   rcx, [JB + J_AAD]
-        mov     rdx, [JC + J_SRC]
-        cmp     qword [JC + J_LEN], 0
-        cmove   rdx, [JC + J_AAD]
-        mov     r12, [JD + J_SRC]
-        cmp     qword [JD + J_LEN], 0
-        cmove   r12, [JD + J_AAD]
+        LANEPTR rax, JA, J_SRC, [JA + J_AAD]
+        LANEPTR rcx, JB, J_SRC, [JB + J_AAD]
+        LANEPTR rdx, JC, J_SRC, [JC + J_AAD]
+        LANEPTR r12, JD, J_SRC, [JD + J_AAD]
 %endmacro
 %macro DSTPTRS 0
-        mov     rax, [JA + J_DST]
-        cmp     qword [JA + J_LEN], 0
-        cmove   rax, [rsp + F_SINK]
-        mov     rcx, [JB + J_DST]
-        cmp     qword [JB + J_LEN], 0
-        cmove   rcx, [rsp + F_SINK]
-        mov     rdx, [JC + J_DST]
-        cmp     qword [JC + J_LEN], 0
-        cmove   rdx, [rsp + F_SINK]
-        mov     r12, [JD + J_DST]
-        cmp     qword [JD + J_LEN], 0
-        cmove   r12, [rsp + F_SINK]
+        LANEPTR rax, JA, J_DST, [rsp + F_SINK]
+        LANEPTR rcx, JB, J_DST, [rsp + F_SINK]
+        LANEPTR rdx, JC, J_DST, [rsp + F_SINK]
+        LANEPTR r12, JD, J_DST, [rsp + F_SINK]
 %endmacro
 %macro STOREROW 1
 %assign _o DOFF + 16 * ((%1) - 1)
