@@ -72,37 +72,30 @@ extern const struct mbgcmi_arch mbgcmi_arch_avx512, mbgcmi_arch_avx512_by32;
 static const struct mbgcmi_arch *const variants[] = {&mbgcmi_arch_avx512,
                                                      &mbgcmi_arch_avx512_by32};
 
+/* What every variant's descriptor shares: all but the variant's name and op table */
+#define AVX512_COMMON                                                                           \
+    .name = "avx512",                                                                           \
+    .requires = MBGCMI_F_SSSE3 | MBGCMI_F_SSE41 | MBGCMI_F_AESNI | MBGCMI_F_PCLMUL |              \
+                MBGCMI_F_AVX | MBGCMI_F_AVX2 | MBGCMI_F_VAES | MBGCMI_F_VPCLMUL |                \
+                MBGCMI_F_BMI1 | MBGCMI_F_BMI2 | MBGCMI_F_AVX512F | MBGCMI_F_AVX512BW |           \
+                MBGCMI_F_AVX512VL,                                                              \
+    .portable = 0, .key_expand = mbgcmi_avx512_key_expand, .lanes = mbgcmi_avx512_lanes,        \
+    .short_jobs = mbgcmi_avx512_short_jobs,                                                     \
+    .single_min_len = 129 /* for jobs the short kernel cannot take */
+
 const struct mbgcmi_arch mbgcmi_arch_avx512 = {
-    .name = "avx512",
     .variant = "by16",
     .variants = variants,
     .nvariants = 2,
     .choose = choose,
-    .requires = MBGCMI_F_SSSE3 | MBGCMI_F_SSE41 | MBGCMI_F_AESNI | MBGCMI_F_PCLMUL |
-                MBGCMI_F_AVX | MBGCMI_F_AVX2 | MBGCMI_F_VAES | MBGCMI_F_VPCLMUL |
-                MBGCMI_F_BMI1 | MBGCMI_F_BMI2 | MBGCMI_F_AVX512F | MBGCMI_F_AVX512BW |
-                MBGCMI_F_AVX512VL,
-    .portable = 0,
-    .key_expand = mbgcmi_avx512_key_expand,
+    AVX512_COMMON,
     .ops = &ops,
-    .lanes = mbgcmi_avx512_lanes,
-    .short_jobs = mbgcmi_avx512_short_jobs,
-    .single_min_len = 129, /* for jobs the short kernel cannot take */
 };
 
 /* The by32 variant: the fields above but the name of the variant and the op table (the
    registry lists only mbgcmi_arch_avx512; test_dispatch checks that the two agree) */
 const struct mbgcmi_arch mbgcmi_arch_avx512_by32 = {
-    .name = "avx512",
     .variant = "by32",
-    .requires = MBGCMI_F_SSSE3 | MBGCMI_F_SSE41 | MBGCMI_F_AESNI | MBGCMI_F_PCLMUL |
-                MBGCMI_F_AVX | MBGCMI_F_AVX2 | MBGCMI_F_VAES | MBGCMI_F_VPCLMUL |
-                MBGCMI_F_BMI1 | MBGCMI_F_BMI2 | MBGCMI_F_AVX512F | MBGCMI_F_AVX512BW |
-                MBGCMI_F_AVX512VL,
-    .portable = 0,
-    .key_expand = mbgcmi_avx512_key_expand,
+    AVX512_COMMON,
     .ops = &ops_by32,
-    .lanes = mbgcmi_avx512_lanes,
-    .short_jobs = mbgcmi_avx512_short_jobs,
-    .single_min_len = 129, /* for jobs the short kernel cannot take */
 };

@@ -151,26 +151,21 @@ GMACD:  times 16 dd 0x20000000          ; shape bit 29: a GMAC lane
 
 section .text
 
-; ROW4 dst, p0, p1, p2, p3, off: lane l of dst = the 16 bytes at p_l + off
+; ROW4 dst, p0, p1, p2, p3, off: lane l of dst = the 16 bytes at p_l + off (one key for all:
+; one broadcast from p0)
 %macro ROW4 6
         vbroadcasti32x4 %1, [%2 + %6]
+%if !SAMEKEY
         vbroadcasti32x4 %1{k1}, [%3 + %6]
         vbroadcasti32x4 %1{k2}, [%4 + %6]
         vbroadcasti32x4 %1{k3}, [%5 + %6]
+%endif
 %endmacro
 %macro CURROW 2                 ; dst, offset into the current group's keys
-%if SAMEKEY
-        vbroadcasti32x4 %1, [r8 + %2]
-%else
         ROW4    %1, r8, r9, r10, r11, %2
-%endif
 %endmacro
 %macro PREVROW 2                ; dst, offset into the previous group's keys
-%if SAMEKEY
-        vbroadcasti32x4 %1, [r12 + %2]
-%else
         ROW4    %1, r12, r13, r14, r15, %2
-%endif
 %endmacro
 
 ; The GHASH a stage runs for the rows the previous stage left (X rows zmm16 + k), described
