@@ -162,6 +162,16 @@ const struct mbgcmi_arch *mbgcmi_arch_parse(const char *name)
 static const struct mbgcmi_arch unchosen;
 static const struct mbgcmi_arch *oneshot = &unchosen;
 
+mbgcmi_whole12_fn mbgcmi_oneshot_whole12;
+
+static void set_oneshot(const struct mbgcmi_arch *a)
+{
+    /* the arch first: a reader that sees the fast path's pointer needs nothing else */
+    __atomic_store_n(&oneshot, a, __ATOMIC_RELAXED);
+    __atomic_store_n(&mbgcmi_oneshot_whole12, a != NULL ? a->ops->whole12 : NULL,
+                     __ATOMIC_RELAXED);
+}
+
 const struct mbgcmi_arch *mbgcmi_oneshot_arch(void)
 {
     const struct mbgcmi_arch *a = __atomic_load_n(&oneshot, __ATOMIC_RELAXED);
@@ -171,14 +181,14 @@ const struct mbgcmi_arch *mbgcmi_oneshot_arch(void)
         if (!mbgcmi_arch_supported(a)) {
             a = NULL;
         }
-        __atomic_store_n(&oneshot, a, __ATOMIC_RELAXED);
+        set_oneshot(a);
     }
     return a;
 }
 
 void mbgcmi_set_oneshot_arch(const struct mbgcmi_arch *a)
 {
-    __atomic_store_n(&oneshot, a, __ATOMIC_RELAXED);
+    set_oneshot(a);
 }
 
 unsigned mbgcmi_arch_nvariants(const struct mbgcmi_arch *a)

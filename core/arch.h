@@ -82,6 +82,13 @@ const struct mbgcmi_arch *mbgcmi_arch_parse(const char *name);
 const struct mbgcmi_arch *mbgcmi_oneshot_arch(void);
 /* Test hook: force the one-shot arch (NULL simulates an unsupported one). */
 void mbgcmi_set_oneshot_arch(const struct mbgcmi_arch *a);
+/* The one-shot arch's whole12 (12-byte IV, tag included) once that arch is chosen and has
+   one, else NULL: the one-shot calls' fast path reads it (relaxed atomic) instead of going
+   through mbgcmi_oneshot_arch and the general driver. Kept in step by the two calls above. */
+typedef int (*mbgcmi_whole12_fn)(const struct mbgcmi_key *k, const uint8_t *iv,
+                                 const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                 size_t len, uint8_t *out, uint8_t *tag, size_t tag_len_dec);
+extern mbgcmi_whole12_fn mbgcmi_oneshot_whole12;
 
 /* Variants of the arch |a| is (or is a variant of): how many (0: one tuning), the one called
    |variant| (NULL if none), and the one this CPU and environment choose. */
