@@ -110,6 +110,7 @@ GMACD:  times 16 dd 0x20000000          ; shape bit 29: a GMAC lane
 %define M_TAGST  16             ;   tag bytes to store (encrypt lanes)
 %define M_TAGC   24             ;   tag bytes to compare (decrypt lanes)
 %define M_ENC    32             ;   qword mask of encrypting lanes (8 bits)
+%define M_GMAC   40             ;   dword mask of GMAC lanes (0: plain pointers suffice)
 %define F_PM     192            ; the previous group's masks (same layout)
 %define F_FAIL   256            ; failed-tag bits so far
 %define F_I      264            ; next job to load
@@ -322,17 +323,35 @@ section .text
         cmp     qword [%2 + J_LEN], 0
         cmove   %1, %4
 %endmacro
+; PTRS4 field, GMAC lanes' alternative ("aad": each job's AAD): plain loads when the group has
+; no GMAC lane
+%macro PTRS4 2
+        cmp     word [rsp + F_M + M_GMAC], 0
+        jne     %%gmac
+        mov     rax, [JA + %1]
+        mov     rcx, [JB + %1]
+        mov     rdx, [JC + %1]
+        mov     r12, [JD + %1]
+        jmp     %%done
+%%gmac:
+%ifidn %2, aad
+        LANEPTR rax, JA, %1, [JA + J_AAD]
+        LANEPTR rcx, JB, %1, [JB + J_AAD]
+        LANEPTR rdx, JC, %1, [JC + J_AAD]
+        LANEPTR r12, JD, %1, [JD + J_AAD]
+%else
+        LANEPTR rax, JA, %1, %2
+        LANEPTR rcx, JB, %1, %2
+        LANEPTR rdx, JC, %1, %2
+        LANEPTR r12, JD, %1, %2
+%endif
+%%done:
+%endmacro
 %macro SRCPTRS 0
-        LANEPTR rax, JA, J_SRC, [JA + J_AAD]
-        LANEPTR rcx, JB, J_SRC, [JB + J_AAD]
-        LANEPTR rdx, JC, J_SRC, [JC + J_AAD]
-        LANEPTR r12, JD, J_SRC, [JD + J_AAD]
+        PTRS4   J_SRC, aad
 %endmacro
 %macro DSTPTRS 0
-        LANEPTR rax, JA, J_DST, [rsp + F_SINK]
-        LANEPTR rcx, JB, J_DST, [rsp + F_SINK]
-        LANEPTR rdx, JC, J_DST, [rsp + F_SINK]
-        LANEPTR r12, JD, J_DST, [rsp + F_SINK]
+        PTRS4   J_DST, [rsp + F_SINK]
 %endmacro
 %macro STOREROW 1
 %assign _o DOFF + 16 * ((%1) - 1)
@@ -373,6 +392,17 @@ section .text
         kmovq   k6, [rsp + F_PM + M_TAGST]
         kortestq k6, k6
         jz      %%nost
+        jnc     %%masked                                ; CF: every lane stores 16 bytes
+        mov     rax, [rsp + F_PTAG]
+        vmovdqu64 [rax], xmm26
+%assign _l 1
+%rep 3
+        mov     rax, [rsp + F_PTAG + 8 * _l]
+        vextracti32x4 [rax], EK0P, _l
+%assign _l _l + 1
+%endrep
+        jmp     %%nost
+%%masked:
         mov     rax, [rsp + F_PTAG]
         vmovdqu8 [rax]{k6}, xmm26
 %assign _l 1
@@ -387,7 +417,7 @@ section .text
         xor     eax, eax                                ; failed lanes (none unless decrypting)
         kmovq   k5, [rsp + F_PM + M_TAGC]
         kortestq k5, k5
-        jz      %%status
+        jz      %%allok
         vpcmpb  k4{k5}, EK0P, ETP, 4                    ; counted tag bytes that differ
         vpmovm2b SCR, k4
         vptestmq k4, SCR, SCR                           ; qwords with a difference
@@ -413,6 +443,15 @@ section .text
         mov     [rcx + J_STATUS], edx
 %assign _l _l + 1
 %endrep
+        jmp     %%done
+%%allok:                                                ; no lane compares a tag: all MBGCM_OK
+%assign _l 0
+%rep 4
+        mov     rcx, [rsp + F_PJP + 8 * _l]
+        mov     dword [rcx + J_STATUS], 0
+%assign _l _l + 1
+%endrep
+%%done:
 %endmacro
 
 ; STAGE half: the current group through counters and AES (the GHASH of the rows the
@@ -561,9 +600,23 @@ section .text
 %endif
 %if (%1) != 2
         vpxorq  zmm16, zmm16, zmm16
-        cmp     qword [rsp + F_M + M_AAD], 0
-        je      %%noaad
+        mov     rax, [rsp + F_M + M_AAD]
+        test    rax, rax
+        jz      %%noaad
+        cmp     rax, -1
+        jne     %%aadsmall
+        mov     rax, [JA + J_AAD]                       ; 16 bytes in every lane: plain reads
+        vbroadcasti32x4 zmm16, [rax]
+        mov     rax, [JB + J_AAD]
+        vbroadcasti32x4 zmm16{k1}, [rax]
+        mov     rax, [JC + J_AAD]
+        vbroadcasti32x4 zmm16{k2}, [rax]
+        mov     rax, [JD + J_AAD]
+        vbroadcasti32x4 zmm16{k3}, [rax]
+        jmp     %%aadrow
+%%aadsmall:
         SMALL   16, J_AAD, M_AAD
+%%aadrow:
         vpshufb zmm16, zmm16, [BSWAP]
 %%noaad:
 %endif
@@ -677,6 +730,7 @@ section .text
         vpsllq  DD, DD, 3                               ; {len, aad_len} in bits
         vptestmd k4, zmm14, [GMACD]
         vpshufd DD{k4}, DD, 0x4e                        ; GMAC lanes: {0, aad_len}
+        kmovw   [rsp + F_M + M_GMAC], k4
         vmovdqa64 [rsp + F_L], DD
         mov     r8, [JA + J_KEY]
         mov     r9, [JB + J_KEY]
