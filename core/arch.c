@@ -191,6 +191,12 @@ void mbgcmi_set_oneshot_arch(const struct mbgcmi_arch *a)
     set_oneshot(a);
 }
 
+void mbgcmi_reset_oneshot_arch(void)
+{
+    __atomic_store_n(&mbgcmi_oneshot_whole12, NULL, __ATOMIC_RELAXED);
+    __atomic_store_n(&oneshot, &unchosen, __ATOMIC_RELAXED);
+}
+
 unsigned mbgcmi_arch_nvariants(const struct mbgcmi_arch *a)
 {
     const int i = mbgcmi_arch_index(a);

@@ -82,6 +82,8 @@ const struct mbgcmi_arch *mbgcmi_arch_parse(const char *name);
 const struct mbgcmi_arch *mbgcmi_oneshot_arch(void);
 /* Test hook: force the one-shot arch (NULL simulates an unsupported one). */
 void mbgcmi_set_oneshot_arch(const struct mbgcmi_arch *a);
+/* Test hook: forget the one-shot arch; the next use chooses it again as on first use. */
+void mbgcmi_reset_oneshot_arch(void);
 /* The one-shot arch's whole12 (12-byte IV, tag included) once that arch is chosen and has
    one, else NULL: the one-shot calls' fast path reads it (relaxed atomic) instead of going
    through mbgcmi_oneshot_arch and the general driver. Kept in step by the two calls above. */

@@ -62,16 +62,23 @@
  *   the best one-shot, the reference peer's direct and job APIs.
  * Threads mode (--mode threads; perf/bench/threads.c): AES-256 encrypt, one engine instance
  *   per pinned thread; aggregate GB/s of N threads and of one.
+ * Keys mode (--mode keys; perf/bench/keys.c): key setup, ns per key, per library.
+ * Stream mode (--mode stream; perf/bench/stream.c): mbgcm only, public API: one long message
+ *   (--stream-sizes) fed in --piece-byte pieces, against mbgcm_encrypt/decrypt of all of it:
+ *   mbgcm_ctx_update per piece, and one burst job with scatter-gather lists of piece-sized
+ *   segments (beside the same job linear); ns per message and throughput ratios to the
+ *   one-shot, the four variants interleaved in every repetition.
+ * --mode all runs every mode.
  *
- * Output: tables on stdout, progress on stderr, CSV with --csv FILE (throughput; latency and
- * threads go to FILE with -latency.csv / -threads.csv in place of .csv). perf/plot.sh turns
- * the throughput CSV into a PNG.
+ * Output: tables on stdout, progress on stderr, CSV with --csv FILE (throughput; the other
+ * modes go to FILE with -latency.csv / -threads.csv / -keys.csv / -stream.csv in place of
+ * .csv). perf/plot.sh turns the throughput CSV into a PNG.
  *
  * Modules (perf/bench/): options (command line), workload (messages and references), engines
  * (the list), engine_mbgcm (+ engine_mbgcm_internal: every use of library internals),
  * engine_evp, peers (ipsec-mb adapters; peer_api.h is their interface, peer_imb.c their
  * source), measure (batches, calibration, checks), tput / report / csv (throughput), latency,
- * threads.
+ * threads, keys, stream.
  */
 #include <openssl/crypto.h>
 #include <unistd.h>
@@ -253,6 +260,11 @@ int main(int argc, char **argv)
         for (unsigned i = 0; i < ne; i++) {
             engine_teardown(&eng[i]);
         }
+    }
+    if (opt.modes & MODE_STREAM) {
+        FILE *f = open_csv(opt.csv, "stream", path, sizeof path);
+        run_stream(f);
+        close_csv(f, path);
     }
     print_load("machine load at end");
     printf("total time %.1f s\n", (double)(now_ns() - t_main) * 1e-9);

@@ -40,6 +40,13 @@ void mbint_force_oneshot_arch(int arch)
     mbgcmi_set_oneshot_arch(arch >= 0 ? mbgcmi_arch_at((unsigned)arch) : NULL);
 }
 
+/* The library's own choice, as on first use (MBGCM_ARCH, else auto), after a forced one. */
+int mbint_oneshot_arch_default(void)
+{
+    mbgcmi_reset_oneshot_arch();
+    return mbgcmi_arch_index(mbgcmi_oneshot_arch());
+}
+
 int mbint_same_oneshot(int a, int b)
 {
     return mbgcmi_arch_at((unsigned)a)->ops == mbgcmi_arch_at((unsigned)b)->ops;

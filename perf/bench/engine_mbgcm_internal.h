@@ -23,6 +23,11 @@ int mbint_arch_parse(const char *name);
 
 /* Make mbgcm_encrypt / mbgcm_decrypt use |arch| from now on. */
 void mbint_force_oneshot_arch(int arch);
+/* Give mbgcm_encrypt / mbgcm_decrypt and the incremental API back the arch they choose by
+   themselves (MBGCM_ARCH, else auto), undoing mbint_force_oneshot_arch. Returns that arch,
+   or -1 when MBGCM_ARCH names none this CPU has (the calls then return
+   MBGCM_ERR_UNSUPPORTED). */
+int mbint_oneshot_arch_default(void);
 /* 1 when arches |a| and |b| run the same one-shot kernels. */
 int mbint_same_oneshot(int a, int b);
 

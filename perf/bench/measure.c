@@ -18,22 +18,42 @@ double time_batch(struct engine *e, const struct workload *w, int dir, uint64_t 
     return (double)dt;
 }
 
-uint64_t calibrate(struct engine *e, const struct workload *w, int dir, double target_ns,
-                   unsigned *pos)
+uint64_t calibrate_batches(double (*batch)(void *ctx, uint64_t n), void *ctx, double target_ns)
 {
     uint64_t n = 1;
     for (;;) {
-        const double dt = time_batch(e, w, dir, n, pos);
+        const double dt = batch(ctx, n);
         if (dt >= target_ns / 4 || n >= (UINT64_C(1) << 40)) {
             /* one more batch at the predicted size, then the final estimate */
             uint64_t m = (uint64_t)(target_ns / (dt / (double)n));
             m = m ? m : 1;
-            const double dt2 = time_batch(e, w, dir, m, pos);
+            const double dt2 = batch(ctx, m);
             m = (uint64_t)(target_ns / (dt2 / (double)m));
             return m ? m : 1;
         }
         n = dt < target_ns / 64 ? n * 8 : n * 2;
     }
+}
+
+/* An engine's batches, for calibrate_batches. */
+struct engine_batch {
+    struct engine *e;
+    const struct workload *w;
+    int dir;
+    unsigned *pos;
+};
+
+static double engine_batch(void *ctx, uint64_t n)
+{
+    struct engine_batch *b = ctx;
+    return time_batch(b->e, b->w, b->dir, n, b->pos);
+}
+
+uint64_t calibrate(struct engine *e, const struct workload *w, int dir, double target_ns,
+                   unsigned *pos)
+{
+    struct engine_batch b = {e, w, dir, pos};
+    return calibrate_batches(engine_batch, &b, target_ns);
 }
 
 static void verify_encrypt(struct engine *e, struct workload *w, const char *sz)

@@ -12,7 +12,10 @@
 /* ns of run_ns() time for |n| messages from *pos on; exits if any failed. */
 double time_batch(struct engine *e, const struct workload *w, int dir, uint64_t n,
                   unsigned *pos);
-/* Messages per batch so that one batch takes about |target_ns|. Also warms up. */
+/* Messages per batch so that one batch takes about |target_ns|: |batch|(ctx, n) runs n
+   messages and returns the ns they took. Also warms up. */
+uint64_t calibrate_batches(double (*batch)(void *ctx, uint64_t n), void *ctx, double target_ns);
+/* calibrate_batches over time_batch(). */
 uint64_t calibrate(struct engine *e, const struct workload *w, int dir, double target_ns,
                    unsigned *pos);
 /* Every engine must reproduce the reference for every slot before it is timed: encrypt gives

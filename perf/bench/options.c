@@ -36,9 +36,10 @@ void progress(const char *fmt, ...)
 static const char usage_text[] =
     "usage: mbgcm-bench [options]\n"
     "modes\n"
-    "  --mode LIST             tput,latency,threads,keys (default tput); keys: key setup\n"
-    "                          (mbgcm_key_init, IMB_AES*_GCM_PRE, EVP_EncryptInit_ex with a\n"
-    "                          key) in ns per key over 1024 keys, 128 and 256 bits\n"
+    "  --mode LIST             tput,latency,threads,keys,stream or all (default tput); keys:\n"
+    "                          key setup (mbgcm_key_init, IMB_AES*_GCM_PRE, EVP_EncryptInit_ex\n"
+    "                          with a key) in ns per key over 1024 keys, 128 and 256 bits;\n"
+    "                          stream: one long message in pieces, see below\n"
     "throughput (tput)\n"
     "  --sizes LIST            message sizes in bytes and/or 'imix' (7:4:1 of 64/594/1518)\n"
     "                          (default 16,64,256,512,1024,1420,4096,16384,imix)\n"
@@ -85,10 +86,19 @@ static const char usage_text[] =
     "  --thr-sizes LIST        (default 64,1420,16384)\n"
     "  --thr-seconds S         seconds per measurement (default 0.3)\n"
     "  --thr-reps N            repetitions (default 5)\n"
+    "stream (mbgcm only: one message fed in pieces vs mbgcm_encrypt/decrypt of all of it)\n"
+    "  --stream-sizes LIST     message sizes in bytes (default 16384,65536,262144)\n"
+    "  --piece N               bytes per mbgcm_ctx_update and per scatter-gather segment\n"
+    "                          (default 16384; the last piece shorter if need be)\n"
+    "                          variants: oneshot, ctx (init/update per piece/final or verify),\n"
+    "                          sgl (one mbgcm_submit_burst job with src/dst segment lists),\n"
+    "                          burst (the same job with linear buffers); also uses --bits,\n"
+    "                          --dirs, --aad, --reps, --seconds-per-point, --warmup, --quick\n"
     "general\n"
     "  --cpu N                 pin to CPU N (default: the CPU the process starts on)\n"
     "  --no-pin                do not pin\n"
-    "  --csv FILE              throughput CSV; latency/threads CSV next to it\n"
+    "  --csv FILE              throughput CSV; latency/threads/keys/stream CSV next to it\n"
+    "                          (FILE with -latency.csv etc. in place of .csv)\n"
     "  --label TEXT            printed in the header (e.g. the git revision)\n"
     "  --wall-clock            time throughput batches with CLOCK_MONOTONIC instead of the\n"
     "                          thread's CPU time (which ignores time spent descheduled)\n"
@@ -199,15 +209,15 @@ static void parse_dirs(const char *arg)
 static void parse_modes(const char *arg)
 {
     static const char *const names[] = {"tput|throughput", "latency|lat", "threads|thr", "keys",
-                                        "all", NULL};
-    static const unsigned bits[] = {MODE_TPUT, MODE_LAT, MODE_THR, MODE_KEYS,
-                                    MODE_TPUT | MODE_LAT | MODE_THR | MODE_KEYS};
+                                        "stream", "all", NULL};
+    static const unsigned bits[] = {MODE_TPUT, MODE_LAT, MODE_THR, MODE_KEYS, MODE_STREAM,
+                                    MODE_TPUT | MODE_LAT | MODE_THR | MODE_KEYS | MODE_STREAM};
     opt.modes = 0;
     char *copy = strdup(arg), *save = NULL;
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         const int i = word_index(t, names);
         if (i < 0) {
-            die("bad --mode '%s' (tput,latency,threads,keys)", arg);
+            die("bad --mode '%s' (tput,latency,threads,keys,stream,all)", arg);
         }
         opt.modes |= bits[i];
     }
@@ -260,6 +270,7 @@ static void set_defaults(void)
     static const size_t sizes[] = {16, 64, 256, 512, 1024, 1420, 4096, 16384, SIZE_IMIX};
     static const size_t lat_sizes[] = {64, 256};
     static const size_t thr_sizes[] = {64, 1420, 16384};
+    static const size_t stream_sizes[] = {16384, 65536, 262144};
     struct options *o = &opt;
     memset(o, 0, sizeof *o);
     o->modes = MODE_TPUT;
@@ -293,13 +304,16 @@ static void set_defaults(void)
     memcpy(o->thr_sizes, thr_sizes, sizeof thr_sizes);
     o->thr_seconds = 0.3;
     o->thr_reps = 5;
+    o->nstream_sizes = sizeof stream_sizes / sizeof stream_sizes[0];
+    memcpy(o->stream_sizes, stream_sizes, sizeof stream_sizes);
+    o->piece = 16384;
 }
 
 enum {
     O_SIZES = 256, O_BITS, O_DIRS, O_KEYS, O_ONEKEY, O_BUFS, O_REPS, O_SECS, O_WARM, O_QUICK,
     O_ENG, O_ALL, O_CPU, O_NOPIN, O_CSV, O_QUIET, O_MODE, O_AAD, O_LANES, O_QUEUE, O_BURST,
     O_CAP, O_LATS, O_LATL, O_LATT, O_LATSEC, O_THR, O_THRS, O_THRSEC, O_THRREPS, O_LABEL,
-    O_SINGLE, O_WALL, O_PEERS, O_IMBARCH
+    O_SINGLE, O_WALL, O_PEERS, O_IMBARCH, O_STREAMS, O_PIECE
 };
 
 static const struct option longopts[] = {
@@ -338,6 +352,8 @@ static const struct option longopts[] = {
     {"wall-clock", no_argument, NULL, O_WALL},
     {"peers", required_argument, NULL, O_PEERS},
     {"imb-arch", required_argument, NULL, O_IMBARCH},
+    {"stream-sizes", required_argument, NULL, O_STREAMS},
+    {"piece", required_argument, NULL, O_PIECE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -381,7 +397,18 @@ static int parse_tput_opt(int c, const char *arg, struct given *g)
     return 1;
 }
 
-/* The latency, threads and general options; 0 when |c| is not one of them. */
+/* --stream-sizes: whole messages only (no imix; at least one byte, so that a piece exists). */
+static void parse_stream_sizes(const char *arg)
+{
+    opt.nstream_sizes = parse_sizes(arg, opt.stream_sizes);
+    for (unsigned i = 0; i < opt.nstream_sizes; i++) {
+        if (opt.stream_sizes[i] == SIZE_IMIX || opt.stream_sizes[i] == 0) {
+            die("--stream-sizes takes sizes of 1 .. %u bytes, not imix or 0", 1u << 30);
+        }
+    }
+}
+
+/* The latency, threads, stream and general options; 0 when |c| is not one of them. */
 static int parse_other_opt(int c, const char *arg, struct given *g)
 {
     struct options *o = &opt;
@@ -408,6 +435,8 @@ static int parse_other_opt(int c, const char *arg, struct given *g)
         g->thr_secs = 1;
         break;
     case O_THRREPS: o->thr_reps = (unsigned)parse_num(arg, "--thr-reps", 1, 101); break;
+    case O_STREAMS: parse_stream_sizes(arg); break;
+    case O_PIECE: o->piece = (size_t)parse_num(arg, "--piece", 1, 1u << 30); break;
     case O_CPU: o->cpu = (int)parse_num(arg, "--cpu", 0, CPU_SETSIZE - 1); break;
     case O_NOPIN: o->cpu = -2; break;
     case O_CSV: o->csv = arg; break;

@@ -7,7 +7,7 @@
 
 #include "common.h"
 
-enum { MODE_TPUT = 1, MODE_LAT = 2, MODE_THR = 4, MODE_KEYS = 8 };
+enum { MODE_TPUT = 1, MODE_LAT = 2, MODE_THR = 4, MODE_KEYS = 8, MODE_STREAM = 16 };
 
 struct options {
     unsigned modes;
@@ -42,6 +42,10 @@ struct options {
     unsigned nthr_sizes;
     double thr_seconds;
     unsigned thr_reps;
+    /* stream */
+    size_t stream_sizes[MAX_SIZES];
+    unsigned nstream_sizes;
+    size_t piece;                  /* bytes per ctx update and per segment */
 };
 extern struct options opt;
 
