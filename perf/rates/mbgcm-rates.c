@@ -55,11 +55,14 @@ void mbr_vbroadcasti32x4_t(uint64_t, void *);
 void mbr_vmovdqu8_kz_t(uint64_t, void *);
 void mbr_vmovdqu64_ld_t(uint64_t, void *);
 void mbr_vmovdqu64_st_t(uint64_t, void *);
+void mbr_vmovdqu8_kst_x_t(uint64_t, void *);
+void mbr_vmovdqu8_kst_y_t(uint64_t, void *);
+void mbr_vmovdqu8_kst_z_t(uint64_t, void *);
 void mbr_ref_add(uint64_t, void *);
 void mbr_ref_add_zmm(uint64_t, void *);
 #define MIX_DECL(n) void mbr_mix_##n(uint64_t, void *); extern const struct mix_desc mbr_mix_##n##_desc;
 MIX_DECL(ac11) MIX_DECL(ac21) MIX_DECL(ac41) MIX_DECL(ac72) MIX_DECL(ast) MIX_DECL(axt)
-MIX_DECL(cst)
+MIX_DECL(cst) MIX_DECL(aak) MIX_DECL(aap)
 #undef MIX_DECL
 
 /* ---- CPU identification ---------------------------------------------------------------- */
@@ -307,6 +310,9 @@ static struct row g_rows[] = {
     ROW("vmovdqu8_kz_load", "VMOVDQU8 {k}{z} load", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_vmovdqu8_kz_t, NULL),
     ROW("vmovdqu64_load", "VMOVDQU64 load", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_vmovdqu64_ld_t, NULL),
     ROW("vmovdqu64_store", "VMOVDQU64 store", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_vmovdqu64_st_t, NULL),
+    ROW("vmovdqu8_k_store_xmm", "VMOVDQU8 {k} store", "xmm", "EVEX", HZ, K_HELPER, 0, mbr_vmovdqu8_kst_x_t, NULL),
+    ROW("vmovdqu8_k_store_ymm", "VMOVDQU8 {k} store", "ymm", "EVEX", HZ, K_HELPER, 0, mbr_vmovdqu8_kst_y_t, NULL),
+    ROW("vmovdqu8_k_store_zmm", "VMOVDQU8 {k} store", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_vmovdqu8_kst_z_t, NULL),
 };
 #define NROWS (sizeof g_rows / sizeof g_rows[0])
 
@@ -326,6 +332,7 @@ static const struct {
     const char *row;
 } g_letters[] = {
     {'A', "aesenc_zmm"}, {'C', "clmul00_zmm"}, {'S', "vpshufb"}, {'X', "vshufi64x2"}, {'T', "vpternlogd"},
+    {'K', "vmovdqu8_k_store_zmm"}, {'P', "vmovdqu64_store"},
 };
 
 struct mix {
@@ -347,6 +354,8 @@ static struct mix g_mixes[] = {
     M(ast, "VAESENC+VPSHUFB+VPTERNLOGD"),
     M(axt, "VAESENC+VSHUFI64X2+VPTERNLOGD"),
     M(cst, "VPCLMULQDQ+VPSHUFB+VPTERNLOGD"),
+    M(aak, "VAESENC:masked zmm store 4:1"),
+    M(aap, "VAESENC:plain zmm store 4:1"),
 };
 #undef M
 #define NMIXES (sizeof g_mixes / sizeof g_mixes[0])

@@ -241,6 +241,29 @@ mbr_vmovdqu8_kz_t:
         jmp     mbr_vmovdqu8_kz_body
         LOOP    mbr_vmovdqu8_kz_body, TPUT_CHAINS, OP_VMOVDQU8_KZ, Z
 
+; Byte-masked stores of the same 44-byte shape at each width (a message tail written in place).
+%macro OP_VMOVDQU8_KST_X 1
+        vmovdqu8 [rsi + 2048 + 64 * (%1 % 8)]{k1}, xmm%1
+%endmacro
+%macro OP_VMOVDQU8_KST_Y 1
+        vmovdqu8 [rsi + 2048 + 64 * (%1 % 8)]{k1}, ymm%1
+%endmacro
+%macro OP_VMOVDQU8_KST_Z 1
+        vmovdqu8 [rsi + 2048 + 64 * (%1 % 8)]{k1}, zmm%1
+%endmacro
+%macro KST 2                    ; name, op: the 44-byte mask (its low 16 or 32 bits below zmm)
+global %1_t:function hidden
+align 64
+%1_t:
+        mov     rax, (1 << 44) - 1
+        kmovq   k1, rax
+        jmp     %1_body
+        LOOP    %1_body, TPUT_CHAINS, %2, Z
+%endmacro
+KST mbr_vmovdqu8_kst_x, OP_VMOVDQU8_KST_X
+KST mbr_vmovdqu8_kst_y, OP_VMOVDQU8_KST_Y
+KST mbr_vmovdqu8_kst_z, OP_VMOVDQU8_KST_Z
+
 ; ---- mixes ------------------------------------------------------------------------------------
 ; Letters and their registers (each class cycles over its own independent chains):
 ;   A  vaesenc    zmm0-9,   round key zmm31
@@ -248,6 +271,8 @@ mbr_vmovdqu8_kz_t:
 ;   S  vpshufb    zmm18-23, control zmm31
 ;   X  vshufi64x2 zmm18-23 (never in the same mix as S)
 ;   T  vpternlogd zmm24-29, sources zmm30, zmm31
+;   K  vmovdqu8 store of zmm24-29 under a 44-byte mask (k1), P  the plain vmovdqu64 store
+;      (never in the same mix as T)
 %macro MIX_A 0
 %assign %%r 0 + (mix_a % 10)
         vaesenc zmm%[%%r], zmm%[%%r], zmm31
@@ -273,6 +298,18 @@ mbr_vmovdqu8_kz_t:
         vpternlogd zmm%[%%r], zmm30, zmm31, 0x96
 %assign mix_t mix_t + 1
 %endmacro
+%macro MIX_K 0
+%assign %%r 24 + (mix_t % 6)
+%assign %%o 2048 + 64 * (mix_t % 8)
+        vmovdqu8 [rsi + %%o]{k1}, zmm%[%%r]
+%assign mix_t mix_t + 1
+%endmacro
+%macro MIX_P 0
+%assign %%r 24 + (mix_t % 6)
+%assign %%o 2048 + 64 * (mix_t % 8)
+        vmovdqu64 [rsi + %%o], zmm%[%%r]
+%assign mix_t mix_t + 1
+%endmacro
 
 ; MIX name, reps, 'pattern'
 %macro MIX 3
@@ -287,6 +324,8 @@ global mbr_mix_%1:function hidden
 align 64
 mbr_mix_%1:
         INIT_Z
+        mov     rax, (1 << 44) - 1                      ; the K stores' mask
+        kmovq   k1, rax
         jmp     %%loop
 align 64
 %%loop:
@@ -309,6 +348,10 @@ align 64
         MIX_X
 %elif %%ch == 'T'
         MIX_T
+%elif %%ch == 'K'
+        MIX_K
+%elif %%ch == 'P'
+        MIX_P
 %else
 %error unknown mix letter
 %endif
@@ -327,6 +370,8 @@ MIX ac72, 6,  'AAACAAAAC'               ; 7:2, AES-256 rounds against GHASH prod
 MIX ast, 16, 'AST'                      ; AES + byte shuffle + three-way xor
 MIX axt, 16, 'AXT'                      ; AES + lane shuffle + three-way xor
 MIX cst, 16, 'CST'                      ; GHASH: multiply + byte reflection + accumulate
+MIX aak, 10, 'AAAAK'                    ; AES rounds + a masked store (a tail or tag write)
+MIX aap, 10, 'AAAAP'                    ; the same with a plain store
 
 ; ---- the clock reference ----------------------------------------------------------------------
 global mbr_ref_add:function hidden
