@@ -108,6 +108,8 @@ typedef unsigned (*mbgcmi_lane_kernel_fn)(struct mbgcmi_group *g);
 #define MBGCMI_SHORT_MAX_AAD    16
 #define MBGCMI_SHORT_MAX_JOBS   64
 #define MBGCMI_SHORT_SAMEKEY    0x100u   /* flags: every job of the call has the same key */
+#define MBGCMI_SHORT_ALLGMAC    0x200u   /* flags: every job of the call is a GMAC job (a hint:
+                                            no key stream needed; a kernel may ignore it) */
 
 /* Shape word kinds (bits 24..31): bit 7 hash the output (else the input), bit 6 store the tag
    (else compare it), bit 5 GMAC (the AAD in the message rows, length block {aad bits, 0}). */
@@ -149,7 +151,8 @@ mbgcmi_short_classify(uint64_t len, uint64_t aad, uint64_t tl, unsigned dir, uns
  * Short-job kernel: |n| (1..MBGCMI_SHORT_MAX_JOBS) validated linear jobs with 12-byte IVs, at
  * most MBGCMI_SHORT_MAX_AAD bytes of AAD and ceil(len / 16) == |nblk|, or GMAC jobs (len 0)
  * with ceil(aad_len / 16) == |nblk| > 0, and keys of
- * |flags & 0xFF| rounds (MBGCMI_SHORT_SAMEKEY in |flags|: one key object for all), with
+ * |flags & 0xFF| rounds (MBGCMI_SHORT_SAMEKEY in |flags|: one key object for all;
+ * MBGCMI_SHORT_ALLGMAC: every job is a GMAC job), with
  * their shape words. Returns bit i set when job i is a decrypt whose tag did not match (the
  * scheduler zeroes its output). Writes each job's dst and, for encrypt jobs, its tag; reads a
  * job's expected tag before any of its output; sets each job's status to MBGCM_OK or, for a

@@ -51,13 +51,16 @@ static const tu_key *key_for(tu_rng *r, const struct pool *p, size_t ks)
      SHORT  jobs of one shape for the short-job kernel where the arch has one (12-byte IV, AAD
             <= 16, the same number of message blocks 0..16, lengths within the last block and
             some of them GMAC jobs (no message, as many blocks of AAD), and
-            tag lengths differing); without a short kernel they fill a lane group as well. */
-enum { M_LANES, M_SHORT };
+            tag lengths differing); without a short kernel they fill a lane group as well.
+     GMAC   SHORT with every job a GMAC job of 2..16 blocks of AAD (the kernel's GMAC-only
+            calls: no key stream at all). */
+enum { M_LANES, M_SHORT, M_GMAC };
 
 static void make_group(tu_rng *r, const struct pool *p, int fast, int mode, unsigned kpat,
                        unsigned dpat, tu_tjob *t[4])
 {
-    const unsigned nb = (unsigned)tu_rng_below(r, MBGCMI_SHORT_MAX_BLOCKS + 1);
+    const unsigned nb = mode == M_GMAC ? (unsigned)tu_rng_range(r, 2, MBGCMI_SHORT_MAX_BLOCKS)
+                                       : (unsigned)tu_rng_below(r, MBGCMI_SHORT_MAX_BLOCKS + 1);
     for (int i = 0; i < 4; i++) {
         tu_jspec sp;
         memset(&sp, 0, sizeof sp);
@@ -68,11 +71,12 @@ static void make_group(tu_rng *r, const struct pool *p, int fast, int mode, unsi
         sp.tag_len = tu_pick_tag_len(r);
         sp.in_place = (int)tu_rng_below(r, 2);
         sp.tamper = tu_rng_below(r, 5) == 0;
-        if (mode == M_SHORT) {
+        if (mode != M_LANES) {
             sp.iv_len = 12;
             sp.aad_len = (size_t)tu_rng_below(r, MBGCMI_SHORT_MAX_AAD + 1);
             sp.len = nb == 0 ? 0 : 16 * (nb - 1) + 1 + (size_t)tu_rng_below(r, 16);
-            if (nb >= 2 && tu_rng_below(r, 3) == 0) { /* a GMAC job of as many AAD blocks */
+            if (nb >= 2 && (mode == M_GMAC || tu_rng_below(r, 3) == 0)) {
+                /* a GMAC job of as many AAD blocks */
                 sp.aad_len = sp.len;
                 sp.len = 0;
             }
@@ -150,14 +154,16 @@ static void mixed_cfg(int cfg)
     const unsigned reps = fast ? 2 : 1; /* each: a lane pass and a short-job pass */
     uint64_t groups = 0;
     for (unsigned rep = 0; rep < 2 * reps; rep++) {
-        const int mode = rep & 1 ? M_SHORT : M_LANES;
         for (unsigned kpat = 0; kpat < 81; kpat++) {
             /* scaled-down runs (sanitizers): directions 0000, 0101, 1010, 1111 only */
             for (unsigned dpat = 0; dpat < 16; dpat += tu_scale() < 1.0 ? 5 : 1) {
+                /* the short-job passes: one group in four all GMAC */
+                const int mode = !(rep & 1) ? M_LANES : (kpat + dpat) % 4 == 0 ? M_GMAC : M_SHORT;
                 char ctx[200];
+                static const char *const mname[] = {"lane", "short-job", "GMAC-only"};
                 snprintf(ctx, sizeof ctx, "arch=%s %s group, key sizes %u%u%u%u dirs %x rep %u "
-                         "(seed 0x%016llx)", tu_mgr_label(cfg), mode == M_SHORT ? "short-job" :
-                         "lane", kpat % 3, kpat / 3 % 3, kpat / 9 % 3, kpat / 27 % 3, dpat, rep,
+                         "(seed 0x%016llx)", tu_mgr_label(cfg), mname[mode], kpat % 3,
+                         kpat / 3 % 3, kpat / 9 % 3, kpat / 27 % 3, dpat, rep,
                          (unsigned long long)tu_seed());
                 tu_tjob *t[4];
                 /* ring: four submits fill the group, then flush */
@@ -189,7 +195,7 @@ static void mixed_cfg(int cfg)
                     back++;
                 }
                 TU_CHECK(back == 4, "%s: %d of 4 jobs came back", ctx, back);
-                if (mode == M_SHORT && has_short) {
+                if (mode != M_LANES && has_short) {
                     /* short jobs wait by key size: one kernel call per size, all its jobs */
                     assert_int_equal(mbgcm_mgr_stats(m, &s1), MBGCM_OK);
                     short_calls_check(t, &s0, &s1, ctx);
@@ -208,7 +214,7 @@ static void mixed_cfg(int cfg)
                 const unsigned ok = mbgcm_submit_burst(m, bj, 4);
                 TU_CHECK(ok == want, "%s: burst returned %u, expected %u", ctx, ok, want);
                 assert_int_equal(mbgcm_mgr_stats(m, &s1), MBGCM_OK);
-                if (mode == M_SHORT && has_short) {
+                if (mode != M_LANES && has_short) {
                     short_calls_check(t, &s0, &s1, ctx);
                 } else {
                     TU_CHECK(s1.kernel_calls[3] > s0.kernel_calls[3],

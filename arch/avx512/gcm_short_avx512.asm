@@ -6,7 +6,9 @@
 ;                                   unsigned nblk, unsigned flags);
 ;   jobs[0..n-1], 1 <= n <= 64: validated linear jobs, each with a 12-byte IV, at most 16
 ;   bytes of AAD, ceil(len / 16) == nblk (0..16) and a key of |flags & 0xFF| rounds (10, 12,
-;   14); flags bit 8: every job has the same key object (rows are then plain broadcasts).
+;   14); flags bit 8: every job has the same key object (rows are then plain broadcasts);
+;   flags bit 9: every job is a GMAC job (with 2..8 blocks the call runs bodies that encrypt
+;   the J0 row alone and only load and hash the AAD rows: no key stream, no output).
 ;   shapes[i] describes job i: aad_len | tag_len << 8 | (bytes of its last block, 0 when
 ;   len == 0) << 16 | kind << 24 (the scheduler builds it while it validates the job), kind:
 ;   0xC0 encrypt, 0x00 decrypt, 0x60 GMAC generate, 0x20 GMAC verify (bit 7: hash the output
@@ -255,12 +257,23 @@ section .text
 %endrep
 %endmacro
 
-; ROUND insn, r: AES round r on B_R0..B_NB (R0 = 0, or 1 in a split job's second half,
+; AES_ROWS: the B rows a stage encrypts beyond B0: NB, or none in the GMAC-only bodies (no key
+; stream, only E_K(J0))
+%macro AES_ROWS 0
+%if GMACONLY
+%assign _na 0
+%else
+%assign _na NB
+%endif
+%endmacro
+
+; ROUND insn, r: AES round r on B_R0..B_na (R0 = 0, or 1 in a split job's second half,
 ; which has no J0 block)
 %macro ROUND 2
         CURROW  KR, 16 * (%2)
+        AES_ROWS
 %assign _j R0
-%rep NB + 1 - R0
+%rep _na + 1 - R0
         %1      zmm %+ _j, zmm %+ _j, KR
 %assign _j _j + 1
 %endrep
@@ -488,8 +501,9 @@ section .text
 %if (%1) == 1
         vmovdqa64 [rsp + F_J0], zmm0
 %endif
-%assign _j NB
-%rep NB + 1
+        AES_ROWS
+%assign _j _na
+%rep _na + 1
         vpxorq  zmm %+ _j, zmm0, [CTRX + 64 * _j]       ; B_j = J0 + j, whitened
 %assign _j _j - 1
 %endrep
@@ -568,6 +582,28 @@ section .text
 %assign _j 1
 %rep 8
         STOREROW _j
+%assign _j _j + 1
+%endrep
+%elif NB > 0 && GMACONLY
+        ; every lane hashes its AAD (idle lanes' dummies: a junk tag on the stack): rows in,
+        ; byte-reflected, nothing out
+        SRCPTRS
+%assign _j 1
+%rep NB - 1
+        LOADROW _j
+%assign _j _j + 1
+%endrep
+        cmp     qword [rsp + F_M + M_TAIL], -1
+        jne     %%gtail
+        LOADROW NB
+        jmp     %%gloaded
+%%gtail:
+        LOADTAIL NB
+%%gloaded:
+%assign _j 1
+%rep NB
+%assign _x 16 + _j
+        vpshufb zmm %+ _x, zmm %+ _x, [BSWAP]
 %assign _j _j + 1
 %endrep
 %elif NB > 0
@@ -842,6 +878,25 @@ mbgcmi_avx512_short_jobs:
         mov     eax, 0xF000
         kmovw   k3, eax
         mov     eax, ecx
+        test    r8d, 0x200
+        jz      .notgmac
+        test    r8d, 0x100
+        jnz     .gsame
+%assign _nb 2
+%rep 7
+        cmp     eax, _nb
+        je      .g %+ _nb
+%assign _nb _nb + 1
+%endrep
+        jmp     .notgmac
+.gsame:
+%assign _nb 2
+%rep 7
+        cmp     eax, _nb
+        je      .gs %+ _nb
+%assign _nb _nb + 1
+%endrep
+.notgmac:
         test    r8d, 0x100
         jnz     .same
 %assign _nb 0
@@ -858,6 +913,7 @@ mbgcmi_avx512_short_jobs:
 %assign _nb _nb + 1
 %endrep
 
+%assign GMACONLY 0
 %assign _nb 0
 %rep 9
 %assign NB _nb
@@ -878,6 +934,19 @@ mbgcmi_avx512_short_jobs:
 %assign SAMEKEY 1
 .s %+ _nb:
         BODY_SPLIT
+%assign _nb _nb + 1
+%endrep
+; GMAC-only calls of 2..8 blocks (flags bit 9): AES on the J0 row alone
+%assign GMACONLY 1
+%assign _nb 2
+%rep 7
+%assign NB _nb
+%assign SAMEKEY 0
+.g %+ _nb:
+        BODY
+%assign SAMEKEY 1
+.gs %+ _nb:
+        BODY
 %assign _nb _nb + 1
 %endrep
 
