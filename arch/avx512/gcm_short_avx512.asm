@@ -366,6 +366,17 @@ section .text
 %macro DSTPTRS 0
         PTRS4   J_DST, [rsp + F_SINK]
 %endmacro
+; LOAD_FRONT: the sources and message rows 1..NB-1, then the flags of "is the last row full in
+; every lane" (the caller branches to its partial-row path on ne)
+%macro LOAD_FRONT 0
+        SRCPTRS
+%assign _j 1
+%rep NB - 1
+        LOADROW _j
+%assign _j _j + 1
+%endrep
+        cmp     qword [rsp + F_M + M_TAIL], -1
+%endmacro
 %macro STOREROW 1
 %assign _o DOFF + 16 * ((%1) - 1)
 %assign _x 16 + (%1)
@@ -587,13 +598,7 @@ section .text
 %elif NB > 0 && GMACONLY
         ; every lane hashes its AAD (idle lanes' dummies: a junk tag on the stack): rows in,
         ; byte-reflected, nothing out
-        SRCPTRS
-%assign _j 1
-%rep NB - 1
-        LOADROW _j
-%assign _j _j + 1
-%endrep
-        cmp     qword [rsp + F_M + M_TAIL], -1
+        LOAD_FRONT
         jne     %%gtail
         LOADROW NB
         jmp     %%gloaded
@@ -607,13 +612,7 @@ section .text
 %assign _j _j + 1
 %endrep
 %elif NB > 0
-        SRCPTRS
-%assign _j 1
-%rep NB - 1
-        LOADROW _j
-%assign _j _j + 1
-%endrep
-        cmp     qword [rsp + F_M + M_TAIL], -1
+        LOAD_FRONT
         jne     %%tail
         LOADROW NB
         DSTPTRS
