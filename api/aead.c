@@ -8,9 +8,9 @@
 #include "gcm.h"
 #include "validate.h"
 
-static inline __attribute__((always_inline)) int oneshot(const mbgcm_key *key, const void *iv, size_t iv_len, const void *aad,
-                   size_t aad_len, const void *in, size_t len, void *out, const void *tag,
-                   size_t tag_len, int decrypt)
+static inline __attribute__((always_inline)) int
+oneshot(const mbgcm_key *key, const void *iv, size_t iv_len, const void *aad, size_t aad_len,
+        const void *in, size_t len, void *out, const void *tag, size_t tag_len, int decrypt)
 {
     /* The common call, a 12-byte IV once the arch is chosen: the checks inline and the arch's
        whole12 directly (the general driver below makes the same call, a few levels down). */

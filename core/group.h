@@ -117,6 +117,7 @@ typedef unsigned (*mbgcmi_lane_kernel_fn)(struct mbgcmi_group *g);
 #define MBGCMI_SHAPE_DEC      UINT32_C(0x00000000)
 #define MBGCMI_SHAPE_GMAC_GEN UINT32_C(0x60000000)
 #define MBGCMI_SHAPE_GMAC_VER UINT32_C(0x20000000)
+#define MBGCMI_SHAPE_GMAC_BIT UINT32_C(0x20000000) /* set in both GMAC kinds, in no other */
 
 /* Whether a job with these public fields (12-byte IV and linear already known) is a short job
    shorter than |lim| bytes of hashed rows (lim <= 16 * MBGCMI_SHORT_MAX_BLOCKS + 1), and then its

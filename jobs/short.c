@@ -27,7 +27,7 @@ unsigned mbgcmi_short_run(mbgcm_mgr *m, unsigned cls, enum mbgcmi_run_cause why)
         for (unsigned i = 0; i < n; i++) {
             all &= c->shape[i];
         }
-        if ((all & MBGCMI_SHAPE_GMAC_VER) != 0) { /* the GMAC bit, set in both GMAC kinds */
+        if ((all & MBGCMI_SHAPE_GMAC_BIT) != 0) {
             flags |= MBGCMI_SHORT_ALLGMAC;
         }
     }
