@@ -991,10 +991,9 @@ mbgcmi_avx2_gcm:
         vpinsrq xmm1, xmm1, r10, 1
 %endmacro
 
-; S_FRONT dec: the first pass's eight full pairs [A, C0], [C1, C2], .. [C13, C14]: xor,
-; store, GHASH with H^16..H^1, reduce: Y (V form) in xmm11, E_K(J0) in xmm15
-%macro S_FRONT 1
-        vmovdqa xmm15, xmm0                             ; E_K(J0)
+; S_PAIR0 dec, power, karatsuba: pair 0, [A, C0] (the AAD block beside message block 0): xor,
+; store, GHASH started with that power pair (the first product of the pass's sums)
+%macro S_PAIR0 3
         vinserti128 ymm13, ymm9, [r8], 1                ; [A, in block 0]
         vpxor   ymm0, ymm0, ymm13
         vextracti128 [rbx], ymm0, 1
@@ -1002,7 +1001,14 @@ mbgcmi_avx2_gcm:
         vpblendd ymm13, ymm13, ymm0, 0xf0               ; encrypt: [A, C0]
 %endif
         vpshufb ymm13, ymm13, ymm14
-        SGH_FIRST ymm13, [rdi + HPOW(16)], [rdi + HKAR(16)]
+        SGH_FIRST ymm13, %2, %3
+%endmacro
+
+; S_FRONT dec: the first pass's eight full pairs [A, C0], [C1, C2], .. [C13, C14]: xor,
+; store, GHASH with H^16..H^1, reduce: Y (V form) in xmm11, E_K(J0) in xmm15
+%macro S_FRONT 1
+        vmovdqa xmm15, xmm0                             ; E_K(J0)
+        S_PAIR0 %1, [rdi + HPOW(16)], [rdi + HKAR(16)]
 %assign _j 1
 %rep 7
         S_PAIR  %1, _j, 32 * _j - 16, 16 - 2 * _j
@@ -1031,14 +1037,7 @@ mbgcmi_avx2_gcm:
         vmovdqa xmm15, xmm0                             ; E_K(J0)
         cmp     r9, 16
         jb      %%end0                                  ; no full message block
-        vinserti128 ymm13, ymm9, [r8], 1                ; [A, in block 0]
-        vpxor   ymm0, ymm0, ymm13
-        vextracti128 [rbx], ymm0, 1
- %if %1 == 0
-        vpblendd ymm13, ymm13, ymm0, 0xf0               ; encrypt: [A, C0]
- %endif
-        vpshufb ymm13, ymm13, ymm14
-        SGH_FIRST ymm13, [rsi + KEY_HPOW], [rsi + KEY_HKAR]
+        S_PAIR0 %1, [rsi + KEY_HPOW], [rsi + KEY_HKAR]
 %else
  %define _OFF(j) (240 + 32 * (j))                      ; the second pass: pair j at C(15 + 2j)
  %assign _SJ0 0
