@@ -13,33 +13,33 @@ oneshot(const mbgcm_key *key, const void *iv, size_t iv_len, const void *aad, si
         const void *in, size_t len, void *out, const void *tag, size_t tag_len, int decrypt)
 {
     /* The common call, a 12-byte IV once the arch is chosen: the checks inline and the arch's
-       whole12 directly (the general driver below makes the same call, a few levels down). */
+       whole12 directly (the general driver makes the same call, a few levels down). */
     const mbgcmi_whole12_fn w12 = __atomic_load_n(&mbgcmi_oneshot_whole12, __ATOMIC_RELAXED);
+    uint8_t *const t = (uint8_t *)(uintptr_t)tag;
+    int fail;
     if (__builtin_expect(w12 != NULL && iv_len == 12, 1)) {
         const int st = mbgcmi_check_args_inline(key, iv, iv_len, aad, aad_len, in, len, out,
                                                 tag, tag_len);
         if (st != MBGCM_OK) {
             return st;
         }
-        int fail = w12(mbgcmi_key_c(key), iv, aad, aad_len, in, len, out,
-                       (uint8_t *)(uintptr_t)tag, tag_len | (size_t)decrypt << 8);
+        fail = w12(mbgcmi_key_c(key), iv, aad, aad_len, in, len, out, t,
+                   tag_len | (size_t)decrypt << 8);
         MBGCMI_DECLASSIFY(&fail, sizeof fail); /* the authentication outcome is public */
-        if (fail) {
-            mbgcmi_wipe(out, len); /* never release unauthenticated plaintext */
-            return MBGCM_ERR_AUTH;
+    } else {
+        const int st = mbgcmi_check_args(key, iv, iv_len, aad, aad_len, in, len, out, tag,
+                                         tag_len);
+        if (st != MBGCM_OK) {
+            return st;
         }
-        return MBGCM_OK;
+        const struct mbgcmi_arch *a = mbgcmi_oneshot_arch();
+        if (a == NULL) {
+            return MBGCM_ERR_UNSUPPORTED;
+        }
+        fail = mbgcmi_gcm_message(a, mbgcmi_key_c(key), iv, iv_len, aad, aad_len, in, len, out,
+                                  t, tag_len, decrypt);
     }
-    const int st = mbgcmi_check_args(key, iv, iv_len, aad, aad_len, in, len, out, tag, tag_len);
-    if (st != MBGCM_OK) {
-        return st;
-    }
-    const struct mbgcmi_arch *a = mbgcmi_oneshot_arch();
-    if (a == NULL) {
-        return MBGCM_ERR_UNSUPPORTED;
-    }
-    if (mbgcmi_gcm_message(a, mbgcmi_key_c(key), iv, iv_len, aad, aad_len, in, len, out,
-                           (uint8_t *)(uintptr_t)tag, tag_len, decrypt)) {
+    if (fail) {
         mbgcmi_wipe(out, len); /* never release unauthenticated plaintext */
         return MBGCM_ERR_AUTH;
     }
