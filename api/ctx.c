@@ -56,7 +56,8 @@ int mbgcm_ctx_init(mbgcm_ctx *ctx, const mbgcm_key *key, int dir, const void *iv
         return MBGCM_ERR_UNSUPPORTED;
     }
     struct mbgcmi_ctx *c = ictx(ctx);
-    memset(ctx, 0, sizeof *ctx);
+    /* no memset of the 256 bytes first: the stream sets each of its fields, the bytes past it
+       hold nothing (final, verify and mbgcm_ctx_wipe zero them all the same) */
     mbgcmi_stream_init(&c->st, a, mbgcmi_key_c(key),
                        (const uint8_t *)iv, iv_len, (const uint8_t *)aad, aad_len,
                        dir == MBGCM_DECRYPT);
