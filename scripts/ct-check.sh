@@ -116,7 +116,7 @@ def kernel_sources(arch_dir):
 PLANTS = {
     'index': ('gcm_by16_avx2', r'^mbgcmi_avx2_ghash:',
               ['        vmovdqu xmm11, [rdi + rax]'], {'index'}),
-    'undocumented-register': ('gcm_aesni', r'^mbgcmi_aesni_block:',
+    'undocumented-register': ('gcm_aesni', r'^mbgcmi_aesni_ghash:',
                               ['        test r11, r11', '        jz $+2'], {'flags'}),
     'vector-flags': ('gcm_by16_avx512', r'^mbgcmi_avx512_ghash:',
                      ['        vmovdqu xmm1, [rdx]', '        vptest xmm1, xmm1',
@@ -129,7 +129,7 @@ PLANTS = {
     'setcc-on-keystream': ('gcm_x4_avx512', r'^\.k1_no_text:',
                            ['        vmovq rdx, xmm0', '        test rdx, rdx',
                             '        setz dl'], {'taint'}),
-    'secret-address': ('gcm_aesni', r'^mbgcmi_aesni_block:',
+    'secret-address': ('gcm_aesni', r'^mbgcmi_aesni_ghash:',
                        ['        movzx eax, byte [rsi]', '        add rax, rdi',
                         '        mov r9d, [rax]'], {'taint'}),
     'secret-into-public-slot': ('gcm_x4_avx512', r'^\.k1_no_text:',

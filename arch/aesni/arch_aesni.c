@@ -10,7 +10,7 @@
 
 void mbgcmi_aesni_key_expand(struct mbgcmi_key *k, const uint8_t *raw, size_t raw_len)
 {
-    mbgcmi_x86_key_expand(k, raw, raw_len, mbgcmi_aesni_hpowers);
+    mbgcmi_x86_key_expand(k, raw, raw_len, 0, mbgcmi_aesni_hpowers);
 }
 
 static const struct mbgcmi_gcm_ops ops = {

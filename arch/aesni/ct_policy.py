@@ -8,8 +8,10 @@
 # script. Keep it next to the kernel: a change of register plan or stack frame changes both.
 POLICY = {
     'aes_keyexp_aesni': dict(
-        plan='rdi raw key, rsi rk, eax current word t (key), xmm0/xmm1 scratch',
-        flag_regs={}, public_mem=[], declassify=[]),
+        plan='arch/x86/include/aes_one.inc: expansion rdi raw key, rsi rk, eax current word t '
+             '(key), xmm0-3 scratch; block rdi k, rsi in, rdx out, xmm0/xmm1',
+        flag_regs={'rdi': 'k (the key pointer; block: the round count at k)'},
+        public_mem=[KEY_ROUNDS], declassify=[]),
     'gcm_aesni': dict(
         plan='arch/aesni/gcm_aesni.asm "Register plan (ctr kernels and gcm)"',
         flag_regs={

@@ -2,16 +2,14 @@
 ; gcm_aesni.asm — single-stream AES-GCM kernels with AES-NI + PCLMULQDQ (xmm, legacy SSE
 ; encoding), eight blocks per iteration ("by8") with the GHASH stitched into the AES rounds:
 ; the `aesni` arch's one-shot path and the manager's path for long jobs and odd IVs. Key setup
-; uses mbgcmi_aesni_block from here on every x86 arch; mbgcmi_aesni_hpowers on this arch (avx2
-; and avx512 have wider twins with the same output: arch/*/hpowers_*.asm).
+; uses mbgcmi_aesni_hpowers on this arch (avx2 and avx512 have wider twins with the same
+; output: arch/*/hpowers_*.asm); the one-block call is in aes_keyexp_aesni.asm.
 ;
 ; CPU: AES-NI, PCLMULQDQ, SSSE3 (PSHUFB), SSE4.1 — what arch/aesni/arch_aesni.c requires.
 ;      No VEX (AVX is not guaranteed on this arch): two-operand forms, aligned memory operands.
 ; ABI: System V AMD64; all xmm registers are caller-saved there. Every xmm register used is
 ; cleared before returning, and the stack slots that held key-derived data are zeroed.
 ;
-; void mbgcmi_aesni_block(const key *k, const uint8_t in[16], uint8_t out[16]);
-;     out = AES_K(in)
 ; void mbgcmi_aesni_ghash(const key *k, uint64_t s[2], const uint8_t *in, size_t nblocks);
 ;     s = GHASH state in V form (see arch/generic/ghash_ct.c), updated over nblocks full blocks
 ; void mbgcmi_aesni_ctr_enc(const key *k, uint8_t ctr[16], uint64_t s[2],
@@ -324,17 +322,6 @@ section .text
 %assign _b _b + 1
 %endrep
 %endmacro
-
-; ---------------------------------------------------------------------------------------------
-global mbgcmi_aesni_block:function hidden
-mbgcmi_aesni_block:
-        movdqu  xmm0, [rsi]
-        pxor    xmm0, [rdi + KEY_RK]
-        AESX    1, 0, 0
-        movdqu  [rdx], xmm0
-        pxor    xmm0, xmm0
-        pxor    xmm15, xmm15
-        ret
 
 ; ---------------------------------------------------------------------------------------------
 global mbgcmi_aesni_ghash:function hidden

@@ -10,7 +10,7 @@
 #include "cpu.h"
 
 static const struct mbgcmi_gcm_ops ops = {
-    .block = mbgcmi_aesni_block,
+    .block = mbgcmi_avx_block,
     .ghash = mbgcmi_avx2_ghash,
     .ctr_enc = mbgcmi_avx2_ctr_enc,
     .ctr_dec = mbgcmi_avx2_ctr_dec,

@@ -7,6 +7,11 @@
 # shared struct layouts (G, LANE_SCALARS, AUTHFAIL_DECL, KEY_ROUNDS, ARGS_RBP) come from the
 # script. Keep it next to the kernel: a change of register plan or stack frame changes both.
 POLICY = {
+    'aes_vex_avx2': dict(
+        plan='arch/x86/include/aes_one.inc (VEX): expansion rdi raw key, rsi rk, eax current '
+             'word t (key), xmm0-3 scratch; block rdi k, rsi in, rdx out, xmm0/xmm1',
+        flag_regs={'rdi': 'k (the key pointer; block: the round count at k)'},
+        public_mem=[KEY_ROUNDS], declassify=[]),
     'gcm_by16_avx2': dict(
         plan='arch/avx2/gcm_by16_avx2.asm "Register plan", the gcm/gcm12 comments and the '
              'short path\'s "Register plan (short path)"',

@@ -9,5 +9,5 @@
 
 void mbgcmi_avx2_key_expand(struct mbgcmi_key *k, const uint8_t *raw, size_t raw_len)
 {
-    mbgcmi_x86_key_expand(k, raw, raw_len, mbgcmi_avx2_hpowers);
+    mbgcmi_x86_key_expand(k, raw, raw_len, 1, mbgcmi_avx2_hpowers);
 }

@@ -40,7 +40,7 @@ GCM12_SMALL_FIRST(gcm12_by16, mbgcmi_avx512_gcm12)
 GCM12_SMALL_FIRST(gcm12_by32, mbgcmi_avx512_by32_gcm12)
 
 static const struct mbgcmi_gcm_ops ops = {
-    .block = mbgcmi_aesni_block,
+    .block = mbgcmi_avx_block,
     .ghash = mbgcmi_avx512_ghash,
     .ctr_enc = mbgcmi_avx512_ctr_enc,
     .ctr_dec = mbgcmi_avx512_ctr_dec,
@@ -50,7 +50,7 @@ static const struct mbgcmi_gcm_ops ops = {
 };
 
 static const struct mbgcmi_gcm_ops ops_by32 = {
-    .block = mbgcmi_aesni_block,
+    .block = mbgcmi_avx_block,
     .ghash = mbgcmi_avx512_ghash,
     .ctr_enc = mbgcmi_avx512_by32_ctr_enc,
     .ctr_dec = mbgcmi_avx512_by32_ctr_dec,
