@@ -61,9 +61,11 @@ section .text
 
 global mbgcmi_avx512_ghash:function hidden
 mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
-        SETUP
+        vmovdqa64 zmm13, [BSWAP]
+        vmovdqa64 zmm14, [POLY]
         vmovdqu64 xmm16, [rsi]
-        GHASH_LOOP rdx, rcx
+        shl     rcx, 4                          ; bytes (< 2^64 for every valid length)
+        GHASH_AAD rdx, rcx, r8, rax
         vmovdqu64 [rsi], xmm16
         CLEAR_VREGS zmm
         ret
@@ -590,23 +592,14 @@ mbgcmi_avx512_gcm:
 %endif
 %endmacro
 
-; AAD_HASH: S (xmm16) = GHASH of the current job's AAD (r12), loads in zmm8-11 / xmm11.
-; Clobbers rdx, r10, r11, k1.
+; AAD_HASH: S (xmm16) = GHASH of the current job's AAD (r12): GHASH_AAD. Runs after the
+; job's first pass, so r15 (the previous job's power base, read by FIN_STEP in that pass) is
+; free. Clobbers rdx, r10, r11, r15, zmm8-11, zmm17-21, k1.
 %macro AAD_HASH 0
         vpxorq  xmm16, xmm16, xmm16
         mov     r10, [r12 + J_AAD]
         mov     r11, [r12 + J_AADLEN]
-        mov     rdx, r11
-        shr     rdx, 4
-        GHASH_LOOP r10, rdx, 8
-        and     r11d, 15
-        jz      %%done
-        mov     edx, 0xFFFF
-        bzhi    edx, edx, r11d
-        kmovw   k1, edx
-        vmovdqu8 xmm11{k1}{z}, [r10]
-        GHASH1  xmm11
-%%done:
+        GHASH_AAD r10, r11, r15, rdx
 %endmacro
 
 ; TAIL_AES_J nz: the tail pass of a job; its first pass (r14 = 0) carries the previous job's
