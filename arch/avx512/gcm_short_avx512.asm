@@ -7,7 +7,7 @@
 ;   jobs[0..n-1], 1 <= n <= 64: validated linear jobs, each with a 12-byte IV, at most 16
 ;   bytes of AAD, ceil(len / 16) == nblk (0..16) and a key of |flags & 0xFF| rounds (10, 12,
 ;   14); flags bit 8: every job has the same key object (rows are then plain broadcasts);
-;   flags bit 9: every job is a GMAC job (with 2..8 blocks the call runs bodies that encrypt
+;   flags bit 9: every job is a GMAC job (with 2..16 blocks the call runs bodies that encrypt
 ;   the J0 row alone and only load and hash the AAD rows: no key stream, no output).
 ;   shapes[i] describes job i: aad_len | tag_len << 8 | (bytes of its last block, 0 when
 ;   len == 0) << 16 | kind << 24 (the scheduler builds it while it validates the job), kind:
@@ -486,12 +486,14 @@ section .text
 ; of half 1 started inside its rounds; the L row left for the next group's half 1).
 %macro STAGE 1
 %if (%1) == 2
+%if !GMACONLY
         vmovdqa64 SCR, [rsp + F_J0]
 %assign _j NB
 %rep NB
         vpxorq  zmm %+ _j, SCR, [CTRX + 64 * (8 + _j)]  ; B_j = J0 + 8 + j, whitened
 %assign _j _j - 1
 %endrep
+%endif
 %assign R0 1
 %else
         mov     eax, 0x0FFF                             ; 12 IV bytes
@@ -525,7 +527,10 @@ section .text
         SMALL   28, J_TAG, M_TAGC                       ; before any of this group's stores
 %%noet:
 %endif
-%if (%1) == 2
+%if (%1) == 2 && GMACONLY
+        GH_SET  2                                       ; no AES in a GMAC-only second half:
+        GH_ALL                                          ; the first half's rows at once
+%elif (%1) == 2
         GH_SET  2
 %assign _r 1
 %rep 9
@@ -552,6 +557,7 @@ section .text
 %endrep
 %%r10:
 %endif
+%if !((%1) == 2 && GMACONLY)
         mov     eax, [rsp + F_R]
         cmp     eax, 10
         je      %%last10
@@ -569,6 +575,7 @@ section .text
 %%last10:
         ROUND   vaesenclast, 10
 %%aesdone:
+%endif
 %if (%1) != 2
         cmp     dword [rsp + F_PREV], 0
         je      %%notag
@@ -589,12 +596,21 @@ section .text
         LOADROW _j
 %assign _j _j + 1
 %endrep
+%if GMACONLY
+%assign _j 1
+%rep 8
+%assign _x 16 + _j
+        vpshufb zmm %+ _x, zmm %+ _x, [BSWAP]           ; AAD rows: hashed, nothing out
+%assign _j _j + 1
+%endrep
+%else
         DSTPTRS
 %assign _j 1
 %rep 8
         STOREROW _j
 %assign _j _j + 1
 %endrep
+%endif
 %elif NB > 0 && GMACONLY
         ; every lane hashes its AAD (idle lanes' dummies: a junk tag on the stack): rows in,
         ; byte-reflected, nothing out
@@ -882,7 +898,7 @@ mbgcmi_avx512_short_jobs:
         test    r8d, 0x100
         jnz     .gsame
 %assign _nb 2
-%rep 7
+%rep 15
         cmp     eax, _nb
         je      .g %+ _nb
 %assign _nb _nb + 1
@@ -890,7 +906,7 @@ mbgcmi_avx512_short_jobs:
         jmp     .notgmac
 .gsame:
 %assign _nb 2
-%rep 7
+%rep 15
         cmp     eax, _nb
         je      .gs %+ _nb
 %assign _nb _nb + 1
@@ -935,7 +951,8 @@ mbgcmi_avx512_short_jobs:
         BODY_SPLIT
 %assign _nb _nb + 1
 %endrep
-; GMAC-only calls of 2..8 blocks (flags bit 9): AES on the J0 row alone
+; GMAC-only calls of 2..16 blocks (flags bit 9): AES on the J0 row alone (in the first half
+; of a split job; the second half has no AES pass at all)
 %assign GMACONLY 1
 %assign _nb 2
 %rep 7
@@ -946,6 +963,17 @@ mbgcmi_avx512_short_jobs:
 %assign SAMEKEY 1
 .gs %+ _nb:
         BODY
+%assign _nb _nb + 1
+%endrep
+%rep 8
+%assign NT _nb
+%assign NB2 _nb - 8
+%assign SAMEKEY 0
+.g %+ _nb:
+        BODY_SPLIT
+%assign SAMEKEY 1
+.gs %+ _nb:
+        BODY_SPLIT
 %assign _nb _nb + 1
 %endrep
 
