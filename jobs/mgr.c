@@ -343,7 +343,10 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
             }
         }
         mbgcm_job *job = &jobs[i];
-        if (pipelined && job->iv_len == 12 && (uint64_t)job->len >= single_min &&
+        /* routed by its whole work, message and AAD (a GMAC job is all AAD), as the
+           scheduler's accept does; a length sum that wraps is caught by the check */
+        if (pipelined && job->iv_len == 12 &&
+            (uint64_t)job->len + (uint64_t)job->aad_len >= single_min &&
             job->src_sgl == NULL && job->dst_sgl == NULL &&
             mbgcmi_check_job_inline(job) == MBGCM_OK) {
             direct++;
