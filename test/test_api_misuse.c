@@ -124,6 +124,16 @@ static void key_invalid_for_calls(void **state)
     /* and it can be initialised again */
     assert_int_equal(mbgcm_key_init(&k, fx.raw, 16), MBGCM_OK);
     TU_MEM_EQ(&k, &fx.key, sizeof k, "re-initialised key");
+    /* over an AES-256 key, or over garbage: every byte as a fresh init (no stale round keys
+       past AES-128's last, nothing left in the reserved bytes) */
+    uint8_t raw32[32];
+    tu_rng_fill(&r, raw32, sizeof raw32);
+    assert_int_equal(mbgcm_key_init(&k, raw32, 32), MBGCM_OK);
+    assert_int_equal(mbgcm_key_init(&k, fx.raw, 16), MBGCM_OK);
+    TU_MEM_EQ(&k, &fx.key, sizeof k, "AES-128 key initialised over an AES-256 key");
+    memset(&k, 0xA5, sizeof k);
+    assert_int_equal(mbgcm_key_init(&k, fx.raw, 16), MBGCM_OK);
+    TU_MEM_EQ(&k, &fx.key, sizeof k, "key initialised over garbage");
     mbgcm_key_wipe(NULL); /* accepted and ignored */
     mbgcm_key_wipe(&k);
 }
