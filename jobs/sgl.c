@@ -4,7 +4,8 @@
  * output is a list of segments. The job streams through the arch's single-stream kernels
  * (core/gcm_stream.c), one piece per stretch where both the current source segment and the
  * current destination segment are contiguous; a 16-byte block that straddles segments is
- * completed through the stream's one-block slot. The message is never copied as a whole.
+ * completed through the stream's one-block slot. The message is never copied as a whole. A
+ * message that lies in one segment on each side takes the linear path instead.
  */
 #include "gcm.h"
 #include "jobs_internal.h"
@@ -145,8 +146,36 @@ static size_t cursor_avail(struct cursor *c)
     return c->i < c->n ? c->l[c->i].len - c->off : 0;
 }
 
+/* The one segment of a list (or the linear buffer) that holds all |len| bytes, or NULL when
+   they are spread over several. */
+static uint8_t *only_seg(const mbgcm_seg *l, uint32_t n, uint8_t *buf, size_t len)
+{
+    if (l == NULL) {
+        return buf;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (l[i].len != 0) {
+            return l[i].len == len ? l[i].ptr : NULL; /* the lengths add up to |len| */
+        }
+    }
+    return NULL;
+}
+
 int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
 {
+    if (job->len != 0) {
+        /* one segment on each side (empty ones aside; a one-segment mbuf, say): the linear
+           whole-message path, whose kernels hash the AAD and the length block in the same
+           call as the message (the stream pays one more call at each end) */
+        const uint8_t *s1 = only_seg(job->src_sgl, job->src_nseg,
+                                     (uint8_t *)(uintptr_t)job->src, job->len);
+        uint8_t *d1 = only_seg(job->dst_sgl, job->dst_nseg, job->dst, job->len);
+        if (s1 != NULL && d1 != NULL) {
+            return mbgcmi_gcm_message(a, mbgcmi_key_c(job->key), job->iv, job->iv_len,
+                                      job->aad, job->aad_len, s1, job->len, d1, job->tag,
+                                      job->tag_len, job->dir == MBGCM_DECRYPT);
+        }
+    }
     struct mbgcmi_stream st;
     struct cursor in, out;
     uint8_t t[16], expect[16];
