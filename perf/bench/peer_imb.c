@@ -384,9 +384,9 @@ static unsigned peer_run(void *ctx, int api, const struct bench_msgs *m, int dir
 
 /* One small valid GCM encryption as a job, for the probes. */
 struct probe_msg {
-    uint8_t raw[32][32], iv[1][BENCH_IV_LEN], aad[1][BENCH_MAX_AAD], tag[1][BENCH_TAG_LEN];
+    uint8_t raw[32][32], iv[1][BENCH_IV_LEN], aad[16], tag[1][BENCH_TAG_LEN];
     uint8_t otag[1][BENCH_TAG_LEN], buf[64], out[64];
-    uint8_t *pt[1], *ct[1], *outp[1];
+    uint8_t *pt[1], *ct[1], *outp[1], *aadp[1];
     size_t len[1];
     unsigned key_of[1];
     struct bench_msgs m;
@@ -397,10 +397,11 @@ static void probe_msg_init(struct probe_msg *q)
     memset(q, 0, sizeof *q);
     q->pt[0] = q->ct[0] = q->buf;
     q->outp[0] = q->out;
+    q->aadp[0] = q->aad;
     q->len[0] = sizeof q->buf;
     q->m = (struct bench_msgs){.bits = 256, .nkeys = 1, .nslots = 1, .aad_len = 16,
                                .raw = q->raw, .len = q->len, .key_of = q->key_of, .pt = q->pt,
-                               .ct = q->ct, .out = q->outp, .iv = q->iv, .aad = q->aad,
+                               .ct = q->ct, .out = q->outp, .iv = q->iv, .aad = q->aadp,
                                .tag = q->tag, .otag = q->otag};
 }
 

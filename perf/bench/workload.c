@@ -45,7 +45,18 @@ static void workload_alloc(struct workload *w)
     m->key_of = xaligned(64, n * sizeof *m->key_of);
     m->raw = xaligned(64, m->nkeys * sizeof *m->raw);
     m->iv = xaligned(64, n * sizeof *m->iv);
+    /* AAD slots: 64 bytes apart up to 64 bytes of AAD (as always), else whole cache lines,
+       never a multiple of 4 KiB (the slots would share L1 sets) */
+    size_t as = m->aad_len <= 64 ? 64 : (m->aad_len + 63) / 64 * 64;
+    if (as % 4096 == 0) {
+        as += 64;
+    }
+    w->aad_stride = as;
+    w->aad_arena = xaligned(64, n * as);
     m->aad = xaligned(64, n * sizeof *m->aad);
+    for (unsigned j = 0; j < n; j++) {
+        m->aad[j] = w->aad_arena + j * as;
+    }
     m->tag = xaligned(64, n * sizeof *m->tag);
     m->otag = xaligned(64, n * sizeof *m->otag);
     m->pt = xaligned(64, n * sizeof *m->pt);
@@ -76,7 +87,7 @@ void workload_init(struct workload *w, unsigned nkeys, unsigned nbufs, size_t ca
     uint64_t s = seed;
     fill_random(&s, &w->m.raw[0][0], nkeys * sizeof *w->m.raw);
     fill_random(&s, &w->m.iv[0][0], w->max_slots * sizeof *w->m.iv);
-    fill_random(&s, &w->m.aad[0][0], w->max_slots * sizeof *w->m.aad);
+    fill_random(&s, w->aad_arena, w->max_slots * w->aad_stride);
     w->seed = s;
 }
 
@@ -91,6 +102,7 @@ void workload_free(struct workload *w)
     free(m->raw);
     free(m->iv);
     free(m->aad);
+    free(w->aad_arena);
     free(m->tag);
     free(m->otag);
     free(m->pt);

@@ -17,6 +17,8 @@ struct workload {
     size_t size;          /* current message size, or SIZE_IMIX */
     double avg_len;       /* mean message bytes over the slots */
     uint8_t *arena[3];    /* plaintexts, ciphertexts, outputs */
+    uint8_t *aad_arena;   /* the slots' AAD */
+    size_t aad_stride;
     uint64_t seed;
 };
 
