@@ -928,15 +928,17 @@ mbgcmi_avx512_short_jobs:
 %assign _nb _nb + 1
 %endrep
 
-%assign GMACONLY 0
-%assign _nb 0
-%rep 9
+; BODIES d, s, first: the bodies of every block count from |first| to 16 (BODY up to 8, then
+; BODY_SPLIT), each twice: at label d<n> for distinct keys and s<n> for one key
+%macro BODIES 3
+%assign _nb %3
+%rep 9 - (%3)
 %assign NB _nb
 %assign SAMEKEY 0
-.d %+ _nb:
+%1 %+ _nb:
         BODY
 %assign SAMEKEY 1
-.s %+ _nb:
+%2 %+ _nb:
         BODY
 %assign _nb _nb + 1
 %endrep
@@ -944,38 +946,21 @@ mbgcmi_avx512_short_jobs:
 %assign NT _nb
 %assign NB2 _nb - 8
 %assign SAMEKEY 0
-.d %+ _nb:
+%1 %+ _nb:
         BODY_SPLIT
 %assign SAMEKEY 1
-.s %+ _nb:
+%2 %+ _nb:
         BODY_SPLIT
 %assign _nb _nb + 1
 %endrep
+%endmacro
+
+%assign GMACONLY 0
+        BODIES  .d, .s, 0
 ; GMAC-only calls of 2..16 blocks (flags bit 9): AES on the J0 row alone (in the first half
 ; of a split job; the second half has no AES pass at all)
 %assign GMACONLY 1
-%assign _nb 2
-%rep 7
-%assign NB _nb
-%assign SAMEKEY 0
-.g %+ _nb:
-        BODY
-%assign SAMEKEY 1
-.gs %+ _nb:
-        BODY
-%assign _nb _nb + 1
-%endrep
-%rep 8
-%assign NT _nb
-%assign NB2 _nb - 8
-%assign SAMEKEY 0
-.g %+ _nb:
-        BODY_SPLIT
-%assign SAMEKEY 1
-.gs %+ _nb:
-        BODY_SPLIT
-%assign _nb _nb + 1
-%endrep
+        BODIES  .g, .gs, 2
 
 .exit:
         mov     rax, [rsp + F_FAIL]
