@@ -22,7 +22,10 @@
 ; block -> products -> reduction -> fold -> S) is about 30 cycles, inside an iteration; G0,
 ; the input S joins, is hashed last (GK_STEP), so the previous reduction has the most time.
 ; The passes are specialised per key size, each spreading the nine GHASH steps over its rounds
-; (GK_SLOT). Round keys are broadcast per round (a load).
+; (GK_SLOT). Round keys: a group's first pass broadcasts each from the key and keeps the
+; 64-byte row in the frame, the later passes load the rows (on a core where a broadcast from
+; memory takes a shuffle slot on the pipes the rounds use, that slot goes back to the rounds);
+; the rows are wiped when the whole groups are done.
 ;
 ; Messages: whole groups of 32 blocks; then the tail (1..511 bytes) in one pass of four or
 ; eight zmm under byte masks (with the last group's GHASH stitched in, encrypting); then one
@@ -56,7 +59,7 @@
 ;   zmm28 the final GHASH's ninth input; zmm28-31 scratch of the GHASH steps
 ;   The AAD is hashed before the body (gcm_wide.inc's GHASH_AAD: zmm8-11, zmm17-21).
 ; Frame: gcm_wide.inc's GF_J0, GF_DEC, GF_MODE (here also 2: the ctr ops) and GF_H33,
-; GF_K33 below. Every vector register used is cleared, the frame's key-derived slots wiped,
+; GF_K33, GF_RK64 below. Every vector register used is cleared, the frame's key-derived slots wiped,
 ; before returning.
 default rel
 %include "key.inc"
@@ -80,7 +83,8 @@ section .text
 
 %define GF_H33     32                   ; 16: H^33 (key form), when the final GHASH needs it
 %define GF_K33     48                   ; 16: its Karatsuba operand
-%define GF32_SIZE  64
+%define GF_RK64    64                   ; 15 x 64: the round keys, broadcast (the bulk loop)
+%define GF32_SIZE  1024
 
 %define B_0 zmm0
 %define B_1 zmm1
@@ -218,20 +222,44 @@ section .text
         %2      xmm15, xmm15, xmm22
 %endif
 %endmacro
+%assign RK64 0
+%macro RKLOAD 1                         ; zmm22 = round key %1 in every lane
+%if RK64 == 1
+        vmovdqa64 zmm22, [rsp + GF_RK64 + 64 * (%1)]
+%else
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * (%1)]
+%if RK64 == 2
+        vmovdqa64 [rsp + GF_RK64 + 64 * (%1)], zmm22
+%endif
+%endif
+%endmacro
 %macro PASS 3
-        vbroadcasti32x4 zmm22, [rdi + KEY_RK]
+        RKLOAD  0
         PASS_RW %1, vpxorq, %3
 %assign _r 1
 %rep (%2) - 1
-        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * _r]
+        RKLOAD  _r
         PASS_RW %1, vaesenc, %3
 %if (%3) & PASS_GH
         GK_SLOT %2, _r
 %endif
 %assign _r _r + 1
 %endrep
-        vbroadcasti32x4 zmm22, [rdi + KEY_RK + 16 * (%2)]
+        RKLOAD  %2
         PASS_RW %1, vaesenclast, %3
+%endmacro
+
+; RK64 2 (a group's first pass): the round keys are broadcast as they are needed and kept in
+; the frame; RK64 1 (the later passes): read from there with plain loads (a broadcast from
+; memory takes a shuffle slot on the pipes the rounds use; a plain load does not).
+; RK64_WIPE nr: the frame's copies cleared
+%macro RK64_WIPE 1
+        vpxorq  xmm22, xmm22, xmm22
+%assign _r 0
+%rep (%1) + 1
+        vmovdqa64 [rsp + GF_RK64 + 64 * _r], zmm22
+%assign _r _r + 1
+%endrep
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
@@ -250,10 +278,12 @@ section .text
         sub     r9, 32
 %endmacro
 %macro BULK_ENC 1
+%assign RK64 2
         CTR32_WB
         PASS    8, %1, PASS_J0
         GROUP_OUT_ENC
         mov     r14d, 1
+%assign RK64 1
 %%loop:
         cmp     r9, 32
         jb      %%done
@@ -262,6 +292,8 @@ section .text
         GROUP_OUT_ENC
         jmp     %%loop
 %%done:
+%assign RK64 0
+        RK64_WIPE %1
 %endmacro
 
 ; BULK_DEC nr: the same decrypting: the ciphertext is the input, there before the AES, so each
@@ -287,10 +319,12 @@ section .text
         sub     r9, 32
 %endmacro
 %macro BULK_DEC 1
+%assign RK64 2
         GROUP_IN_DEC
         CTR32_WB
         PASS    8, %1, PASS_J0 | PASS_GH
         GROUP_OUT_DEC
+%assign RK64 1
 %%loop:
         cmp     r9, 32
         jb      %%done
@@ -300,6 +334,8 @@ section .text
         GROUP_OUT_DEC
         jmp     %%loop
 %%done:
+%assign RK64 0
+        RK64_WIPE %1
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
@@ -479,7 +515,7 @@ section .text
 ; ---------------------------------------------------------------------------------------------
 ; The ctr ops: FRAME, GF_MODE 2, then the body shared with the whole-message calls
 %macro CTR_ENTRY 1
-        FRAME_ENTER GF32_SIZE, 16
+        FRAME_ENTER GF32_SIZE, 64
         mov     qword [rsp + GF_DEC], %1
         mov     qword [rsp + GF_MODE], 2
         mov     r12, rsi                                ; ctr
@@ -506,7 +542,7 @@ mbgcmi_avx512_by32_ctr_dec:
 
 global mbgcmi_avx512_by32_gcm12:function hidden
 mbgcmi_avx512_by32_gcm12:
-        FRAME_ENTER GF32_SIZE, 16
+        FRAME_ENTER GF32_SIZE, 64
         GCM12_ARGS
         SETUP
         vpxorq  xmm16, xmm16, xmm16
@@ -515,7 +551,7 @@ mbgcmi_avx512_by32_gcm12:
 
 global mbgcmi_avx512_by32_gcm:function hidden
 mbgcmi_avx512_by32_gcm:
-        FRAME_ENTER GF32_SIZE, 16
+        FRAME_ENTER GF32_SIZE, 64
         GCM_ARGS
         SETUP
         vpxorq  xmm16, xmm16, xmm16
