@@ -62,7 +62,7 @@ void mbr_ref_add(uint64_t, void *);
 void mbr_ref_add_zmm(uint64_t, void *);
 #define MIX_DECL(n) void mbr_mix_##n(uint64_t, void *); extern const struct mix_desc mbr_mix_##n##_desc;
 MIX_DECL(ac11) MIX_DECL(ac21) MIX_DECL(ac41) MIX_DECL(ac72) MIX_DECL(ast) MIX_DECL(axt)
-MIX_DECL(cst) MIX_DECL(aak) MIX_DECL(aap)
+MIX_DECL(cst) MIX_DECL(aak) MIX_DECL(aap) MIX_DECL(aab) MIX_DECL(aal)
 #undef MIX_DECL
 
 /* ---- CPU identification ---------------------------------------------------------------- */
@@ -332,7 +332,8 @@ static const struct {
     const char *row;
 } g_letters[] = {
     {'A', "aesenc_zmm"}, {'C', "clmul00_zmm"}, {'S', "vpshufb"}, {'X', "vshufi64x2"}, {'T', "vpternlogd"},
-    {'K', "vmovdqu8_k_store_zmm"}, {'P', "vmovdqu64_store"},
+    {'K', "vmovdqu8_k_store_zmm"}, {'P', "vmovdqu64_store"}, {'B', "vbroadcasti32x4_mem"},
+    {'L', "vmovdqu64_load"},
 };
 
 struct mix {
@@ -356,6 +357,8 @@ static struct mix g_mixes[] = {
     M(cst, "VPCLMULQDQ+VPSHUFB+VPTERNLOGD"),
     M(aak, "VAESENC:masked zmm store 4:1"),
     M(aap, "VAESENC:plain zmm store 4:1"),
+    M(aab, "VAESENC:VBROADCASTI32X4 mem 2:1"),
+    M(aal, "VAESENC:zmm load 2:1"),
 };
 #undef M
 #define NMIXES (sizeof g_mixes / sizeof g_mixes[0])
@@ -696,7 +699,8 @@ int main(int argc, char **argv)
             csv_num("mix", m->id, "max_part", m->max_part, NULL);
             if (!isnan(m->overlap)) csv_num("mix", m->id, "overlap", m->overlap, NULL);
         }
-        printf("(A=VAESENC C=VPCLMULQDQ S=VPSHUFB X=VSHUFI64X2 T=VPTERNLOGD; sum = every part at its\n"
+        printf("(A=VAESENC C=VPCLMULQDQ S=VPSHUFB X=VSHUFI64X2 T=VPTERNLOGD K/P=masked/plain store\n"
+               " B=VBROADCASTI32X4 from memory L=64-byte load; sum = every part at its\n"
                " own throughput one after another, max = the busiest class alone; overlap =\n"
                " (sum - mix) / (sum - max): 1 the classes issue in parallel, 0 they share ports)\n");
     }

@@ -273,6 +273,8 @@ KST mbr_vmovdqu8_kst_z, OP_VMOVDQU8_KST_Z
 ;   T  vpternlogd zmm24-29, sources zmm30, zmm31
 ;   K  vmovdqu8 store of zmm24-29 under a 44-byte mask (k1), P  the plain vmovdqu64 store
 ;      (never in the same mix as T)
+;   B  vbroadcasti32x4 zmm24-29 from memory (16 bytes), L  the plain 64-byte vmovdqu64 load
+;      (never in the same mix as T): a round-key or hash-key row read each way
 %macro MIX_A 0
 %assign %%r 0 + (mix_a % 10)
         vaesenc zmm%[%%r], zmm%[%%r], zmm31
@@ -302,6 +304,18 @@ KST mbr_vmovdqu8_kst_z, OP_VMOVDQU8_KST_Z
 %assign %%r 24 + (mix_t % 6)
 %assign %%o 2048 + 64 * (mix_t % 8)
         vmovdqu8 [rsi + %%o]{k1}, zmm%[%%r]
+%assign mix_t mix_t + 1
+%endmacro
+%macro MIX_B 0
+%assign %%r 24 + (mix_t % 6)
+%assign %%o 16 * (mix_t % 8)
+        vbroadcasti32x4 zmm%[%%r], [rsi + %%o]
+%assign mix_t mix_t + 1
+%endmacro
+%macro MIX_L 0
+%assign %%r 24 + (mix_t % 6)
+%assign %%o 64 * (mix_t % 8)
+        vmovdqu64 zmm%[%%r], [rsi + %%o]
 %assign mix_t mix_t + 1
 %endmacro
 %macro MIX_P 0
@@ -352,6 +366,10 @@ align 64
         MIX_K
 %elif %%ch == 'P'
         MIX_P
+%elif %%ch == 'B'
+        MIX_B
+%elif %%ch == 'L'
+        MIX_L
 %else
 %error unknown mix letter
 %endif
@@ -372,6 +390,8 @@ MIX axt, 16, 'AXT'                      ; AES + lane shuffle + three-way xor
 MIX cst, 16, 'CST'                      ; GHASH: multiply + byte reflection + accumulate
 MIX aak, 10, 'AAAAK'                    ; AES rounds + a masked store (a tail or tag write)
 MIX aap, 10, 'AAAAP'                    ; the same with a plain store
+MIX aab, 16, 'AAB'                      ; AES rounds + a 16-byte broadcast load (a key row)
+MIX aal, 16, 'AAL'                      ; the same with a plain 64-byte load
 
 ; ---- the clock reference ----------------------------------------------------------------------
 global mbr_ref_add:function hidden
