@@ -295,34 +295,32 @@ KST mbr_vmovdqu8_kst_z, OP_VMOVDQU8_KST_Z
         vshufi64x2 zmm%[%%r], zmm%[%%r], zmm31, 0x4e
 %assign mix_s mix_s + 1
 %endmacro
-%macro MIX_T 0
-%assign %%r 24 + (mix_t % 6)
-        vpternlogd zmm%[%%r], zmm30, zmm31, 0x96
+; MIX_NEXT stride: the next register of the T class (mix_r) and a memory offset (mix_o) that
+; cycles over eight slots |stride| bytes apart
+%macro MIX_NEXT 1
+%assign mix_r 24 + (mix_t % 6)
+%assign mix_o (%1) * (mix_t % 8)
 %assign mix_t mix_t + 1
+%endmacro
+%macro MIX_T 0
+        MIX_NEXT 0
+        vpternlogd zmm%[mix_r], zmm30, zmm31, 0x96
 %endmacro
 %macro MIX_K 0
-%assign %%r 24 + (mix_t % 6)
-%assign %%o 2048 + 64 * (mix_t % 8)
-        vmovdqu8 [rsi + %%o]{k1}, zmm%[%%r]
-%assign mix_t mix_t + 1
-%endmacro
-%macro MIX_B 0
-%assign %%r 24 + (mix_t % 6)
-%assign %%o 16 * (mix_t % 8)
-        vbroadcasti32x4 zmm%[%%r], [rsi + %%o]
-%assign mix_t mix_t + 1
-%endmacro
-%macro MIX_L 0
-%assign %%r 24 + (mix_t % 6)
-%assign %%o 64 * (mix_t % 8)
-        vmovdqu64 zmm%[%%r], [rsi + %%o]
-%assign mix_t mix_t + 1
+        MIX_NEXT 64
+        vmovdqu8 [rsi + 2048 + mix_o]{k1}, zmm%[mix_r]
 %endmacro
 %macro MIX_P 0
-%assign %%r 24 + (mix_t % 6)
-%assign %%o 2048 + 64 * (mix_t % 8)
-        vmovdqu64 [rsi + %%o], zmm%[%%r]
-%assign mix_t mix_t + 1
+        MIX_NEXT 64
+        vmovdqu64 [rsi + 2048 + mix_o], zmm%[mix_r]
+%endmacro
+%macro MIX_B 0
+        MIX_NEXT 16
+        vbroadcasti32x4 zmm%[mix_r], [rsi + mix_o]
+%endmacro
+%macro MIX_L 0
+        MIX_NEXT 64
+        vmovdqu64 zmm%[mix_r], [rsi + mix_o]
 %endmacro
 
 ; MIX name, reps, 'pattern'
