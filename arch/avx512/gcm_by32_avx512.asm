@@ -25,7 +25,8 @@
 ; (GK_SLOT). Round keys: a group's first pass broadcasts each from the key and keeps the
 ; 64-byte row in the frame, the later passes load the rows (on a core where a broadcast from
 ; memory takes a shuffle slot on the pipes the rounds use, that slot goes back to the rounds);
-; the rows are wiped when the whole groups are done.
+; the rows are wiped when the whole groups are done (a message with one whole group broadcasts
+; as it goes: there is no later pass to serve).
 ;
 ; Messages: whole groups of 32 blocks; then the tail (1..511 bytes) in one pass of four or
 ; eight zmm under byte masks (with the last group's GHASH stitched in, encrypting); then one
@@ -278,6 +279,8 @@ section .text
         sub     r9, 32
 %endmacro
 %macro BULK_ENC 1
+        cmp     r9, 64
+        jb      %%one                                   ; one group: no later pass to serve
 %assign RK64 2
         CTR32_WB
         PASS    8, %1, PASS_J0
@@ -294,6 +297,13 @@ section .text
 %%done:
 %assign RK64 0
         RK64_WIPE %1
+        jmp     %%end
+%%one:
+        CTR32_WB
+        PASS    8, %1, PASS_J0
+        GROUP_OUT_ENC
+        mov     r14d, 1
+%%end:
 %endmacro
 
 ; BULK_DEC nr: the same decrypting: the ciphertext is the input, there before the AES, so each
@@ -319,6 +329,8 @@ section .text
         sub     r9, 32
 %endmacro
 %macro BULK_DEC 1
+        cmp     r9, 64
+        jb      %%one                                   ; one group: no later pass to serve
 %assign RK64 2
         GROUP_IN_DEC
         CTR32_WB
@@ -336,6 +348,13 @@ section .text
 %%done:
 %assign RK64 0
         RK64_WIPE %1
+        jmp     %%end
+%%one:
+        GROUP_IN_DEC
+        CTR32_WB
+        PASS    8, %1, PASS_J0 | PASS_GH
+        GROUP_OUT_DEC
+%%end:
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
