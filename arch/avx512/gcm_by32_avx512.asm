@@ -278,14 +278,19 @@ section .text
         add     r8, 512
         sub     r9, 32
 %endmacro
-%macro BULK_ENC 1
-        cmp     r9, 64
-        jb      %%one                                   ; one group: no later pass to serve
-%assign RK64 2
+; FIRST_ENC nr / FIRST_DEC nr: the bulk's first group (the message's first pass); RK64 as set
+; by the caller
+%macro FIRST_ENC 1
         CTR32_WB
         PASS    8, %1, PASS_J0
         GROUP_OUT_ENC
         mov     r14d, 1
+%endmacro
+%macro BULK_ENC 1
+        cmp     r9, 64
+        jb      %%one                                   ; one group: no later pass to serve
+%assign RK64 2
+        FIRST_ENC %1
 %assign RK64 1
 %%loop:
         cmp     r9, 32
@@ -299,10 +304,7 @@ section .text
         RK64_WIPE %1
         jmp     %%end
 %%one:
-        CTR32_WB
-        PASS    8, %1, PASS_J0
-        GROUP_OUT_ENC
-        mov     r14d, 1
+        FIRST_ENC %1
 %%end:
 %endmacro
 
@@ -328,14 +330,17 @@ section .text
         add     r8, 512
         sub     r9, 32
 %endmacro
-%macro BULK_DEC 1
-        cmp     r9, 64
-        jb      %%one                                   ; one group: no later pass to serve
-%assign RK64 2
+%macro FIRST_DEC 1
         GROUP_IN_DEC
         CTR32_WB
         PASS    8, %1, PASS_J0 | PASS_GH
         GROUP_OUT_DEC
+%endmacro
+%macro BULK_DEC 1
+        cmp     r9, 64
+        jb      %%one                                   ; one group: no later pass to serve
+%assign RK64 2
+        FIRST_DEC %1
 %assign RK64 1
 %%loop:
         cmp     r9, 32
@@ -350,10 +355,7 @@ section .text
         RK64_WIPE %1
         jmp     %%end
 %%one:
-        GROUP_IN_DEC
-        CTR32_WB
-        PASS    8, %1, PASS_J0 | PASS_GH
-        GROUP_OUT_DEC
+        FIRST_DEC %1
 %%end:
 %endmacro
 
