@@ -31,6 +31,8 @@
 ; Messages: whole groups of 32 blocks; then the tail (1..511 bytes) in one pass of four or
 ; eight zmm under byte masks (with the last group's GHASH stitched in, encrypting); then one
 ; aggregated GHASH of the F tail blocks and the length block with H^(F+1)..H^1 (F <= 32).
+; Decrypting, the tail's blocks (the input) and the length block are there before its pass, so
+; that final GHASH rides in the tail's own pass (PASS_FH) and the output reads the input again.
 ; F = 32 (a message that ends on a 512-byte boundary, or a tail of more than 496 bytes) needs
 ; H^33, one power beyond the key's table: computed at entry (H^32 * H, off the critical path)
 ; into the frame. AAD, the ghash op, the entry and the tag come from gcm_wide.inc (shared with
@@ -50,9 +52,10 @@
 ;   rdi k  rcx in  r8 out  r9 full blocks left  rbx message bytes (ctr: 16 * nblocks)
 ;   r12 the first counter block in memory (J0, or the ctr op's counter)  r13 tag (ctr: s)
 ;   esi last byte of B0's lane 0 in the bulk (the counter form's wrap test), then the tail's
-;   bytes  r14 1 while a whole group's GHASH is pending  r15 1 once a pass ran (E_K(J0)
-;   done), then the final GHASH's power rows  r10 F (blocks of the final GHASH before the
-;   length block)  r11 AAD bytes  edx N (blocks of the final GHASH)  eax rounds / scratch
+;   bytes  r14 1 while a whole group's GHASH is pending (2: a decrypting tail's pass carries
+;   the final GHASH)  r15 1 once a pass ran (E_K(J0) done), then the final GHASH's power
+;   rows  r10 F (blocks of the final GHASH before the length block)  r11 AAD bytes
+;   edx N (blocks of the final GHASH)  eax rounds / scratch
 ;   zmm0-3, zmm24-27  B0..B7  counter blocks -> key stream -> output (four blocks each)
 ;   zmm4-11  G0..G7  the previous group's GHASH input (byte order until hashed)
 ;   zmm12 CTR  zmm13 BSWAP  zmm14 POLY  xmm15 J0 -> E_K(J0)  xmm16 S  zmm17-19 LO/MI/HI
@@ -210,9 +213,11 @@ section .text
 
 ; PASS nz, nr, flags: B0..B(nz-1) through the nr rounds of the key at rdi. flags: PASS_J0,
 ; the message's first pass: J0 (xmm15) rides as one more chain (the ctr ops run it on zero);
-; PASS_GH: the GHASH of G0..G7 into S is stitched in (GK_SLOT).
+; PASS_GH: the GHASH of G0..G7 into S is stitched in (GK_SLOT); PASS_FH: the final GHASH of
+; G0..G8 (FH_SLOT: a decrypting tail's pass).
 %define PASS_J0 1
 %define PASS_GH 2
+%define PASS_FH 4
 %macro PASS_RW 3                        ; nz, instruction (round key in zmm22), flags
 %assign _z 0
 %rep %1
@@ -243,6 +248,9 @@ section .text
         PASS_RW %1, vaesenc, %3
 %if (%3) & PASS_GH
         GK_SLOT %2, _r
+%endif
+%if (%3) & PASS_FH
+        FH_SLOT %2, _r
 %endif
 %assign _r _r + 1
 %endrep
@@ -391,6 +399,26 @@ section .text
         TAIL_PASS_NR %1, PASS_GH
 %%done:
 %endmacro
+; TAIL_PASS_FH: a decrypting tail's pass with its final GHASH (edx = N blocks in G0..G8, length
+; block placed): four or eight zmm, J0 joining when no pass ran yet (r15d = 0)
+%macro TAIL_PASS_FJ 1
+        test    r15d, r15d
+        jnz     %%plain
+        TAIL_PASS_NR %1, PASS_J0 | PASS_FH
+        jmp     %%done
+%%plain:
+        TAIL_PASS_NR %1, PASS_FH
+%%done:
+%endmacro
+%macro TAIL_PASS_FH 0
+        cmp     esi, 256
+        ja      %%eight
+        TAIL_PASS_FJ 4
+        jmp     %%done
+%%eight:
+        TAIL_PASS_FJ 8
+%%done:
+%endmacro
 %macro TAIL_PASS 0
         cmp     esi, 256
         ja      %%eight
@@ -438,13 +466,16 @@ section .text
 %endif
 %endif
 %endmacro
-%macro TAIL_IO 0
+%macro TAIL_K1 0                        ; k1 = the bytes of the tail's last slice
         lea     edx, [rsi - 1]
         and     edx, 63
         inc     edx                                     ; bytes in the last slice (1..64)
         mov     rax, -1
         bzhi    rax, rax, rdx
         kmovq   k1, rax
+%endmacro
+%macro TAIL_IO 0
+        TAIL_K1
         cmp     dword [rsp + GF_DEC], 0
         jne     %%dec
 %assign _s 0
@@ -456,6 +487,35 @@ section .text
 %assign _s 0
 %rep 8
         TAIL_SLICE _s, 1, %%done
+%assign _s _s + 1
+%endrep
+%%done:
+%endmacro
+
+; TAIL_LOAD_DEC: decrypting, the tail's input (esi = 1..511 bytes) into G0..G7 before its pass,
+; zero past the end, G8 zero: the final GHASH's blocks (then the length block joins them)
+%macro TL_SLICE 2                       ; t, end
+%if (%1) < 7
+        cmp     esi, 64 * ((%1) + 1)
+        ja      %%full
+%endif
+        vmovdqu8 G_ %+ %1 {k1}{z}, [rcx + 64 * (%1)]
+%assign _zz (%1) + 1
+%rep 8 - (%1)
+        vpxorq  G_ %+ _zz, G_ %+ _zz, G_ %+ _zz
+%assign _zz _zz + 1
+%endrep
+        jmp     %2
+%if (%1) < 7
+%%full:
+        vmovdqu64 G_ %+ %1, [rcx + 64 * (%1)]
+%endif
+%endmacro
+%macro TAIL_LOAD_DEC 0
+        TAIL_K1
+%assign _s 0
+%rep 8
+        TL_SLICE _s, %%done
 %assign _s _s + 1
 %endrep
 %%done:
@@ -481,7 +541,7 @@ section .text
         vpxorq  zmm19, zmm19, zmm21
         vpxorq  zmm18, zmm18, zmm29
 %endmacro
-%macro FINAL_HASH 0
+%macro FH_ROWS 0                        ; r15 = HPOW(N), zmm30/31 its rows; clobbers eax, k3
         mov     eax, edx
         shl     eax, 4
         lea     r15, [rdi + KEY_HPOW + 32 * 16]
@@ -491,10 +551,12 @@ section .text
         cmp     edx, 33
         jne     %%rows
         mov     eax, 0x000F
-        kmovw   k1, eax                                 ; lane 0 (four dwords)
-        vbroadcasti32x4 zmm30{k1}, [rsp + GF_H33]
-        vbroadcasti32x4 zmm31{k1}, [rsp + GF_K33]
+        kmovw   k3, eax                                 ; lane 0 (four dwords)
+        vbroadcasti32x4 zmm30{k3}, [rsp + GF_H33]
+        vbroadcasti32x4 zmm31{k3}, [rsp + GF_K33]
 %%rows:
+%endmacro
+%macro FH_FIRST 0                       ; G0 (S joins) sets LO/MI/HI
         vpshufb G_0, G_0, zmm13
         vpxorq  G_0, G_0, zmm16                         ; S joins the first block
         vpshufd zmm29, G_0, 0x4e
@@ -502,6 +564,10 @@ section .text
         vpclmulqdq zmm17, G_0, zmm30, 0x00
         vpclmulqdq zmm19, G_0, zmm30, 0x11
         vpclmulqdq zmm18, zmm29, zmm31, 0x00
+%endmacro
+%macro FINAL_HASH 0
+        FH_ROWS
+        FH_FIRST
 %assign _f 1
 %rep 8
         FH_STEP _f, %%hashed
@@ -510,6 +576,31 @@ section .text
 %%hashed:
         vpternlogq zmm18, zmm17, zmm19, 0x96
         GH_W_REDUCE_SB
+%endmacro
+; FH_PART i: FINAL_HASH in ten parts that ride between AES rounds (PASS_FH): 0 the rows and
+; G0, 1-8 one input each (skipped past N), 9 the reduction. FH_SLOT nr, r: the parts after
+; round r, part i after round 1 + floor(i * (nr - 2) / 9)
+%macro FH_PART 1
+%if (%1) == 0
+        FH_ROWS
+        FH_FIRST
+%elif (%1) < 9
+        FH_STEP %1, %%skip
+%%skip:
+%else
+        vpternlogq zmm18, zmm17, zmm19, 0x96
+        GH_W_REDUCE_SB
+%endif
+%endmacro
+%macro FH_SLOT 2
+%assign _i 0
+%rep 10
+%assign _at 1 + (_i * ((%1) - 2)) / 9
+%if _at == (%2)
+        FH_PART _i
+%endif
+%assign _i _i + 1
+%endrep
 %endmacro
 
 ; H33: H^33 = H^32 * H in the key's form, and its Karatsuba operand, into the frame
@@ -644,11 +735,21 @@ mbgcmi_avx512_by32_gcm:
         and     esi, 511                                ; bytes after the whole groups
         jz      .no_tail
         CTR32_W
+        lea     r10d, [rsi + 15]
+        shr     r10d, 4                                 ; F = tail blocks (1..32)
+        cmp     dword [rsp + GF_DEC], 0
+        je      .tail_plain
+        cmp     dword [rsp + GF_MODE], 2
+        je      .tail_plain
+        ; decrypting (the whole-message calls): the tail's input, the length block and S are
+        ; all there before its pass, so the final GHASH rides in it (r14d = 2, .fh_pass)
+        TAIL_LOAD_DEC
+        mov     r14d, 2
+        jmp     .final
+.tail_plain:
         mov     eax, [rdi + KEY_ROUNDS]
         TAIL_PASS
         TAIL_IO
-        lea     r10d, [rsi + 15]
-        shr     r10d, 4                                 ; F = tail blocks (1..32)
         jmp     .final
 .no_tail:
         mov     r10d, r14d
@@ -675,11 +776,11 @@ mbgcmi_avx512_by32_gcm:
         vpinsrq xmm21, xmm21, rdx, 1                    ; V form {len bits, aad bits}
         vpshufb xmm21, xmm21, xmm13                     ; byte order
         vshufi64x2 zmm21, zmm21, zmm21, 0x00            ; in every lane
-        mov     ecx, r10d
-        and     ecx, 3
-        add     ecx, ecx
-        mov     eax, 3
-        shl     eax, cl
+        mov     eax, r10d
+        and     eax, 3
+        add     eax, eax
+        mov     edx, 3
+        shlx    eax, edx, eax
         kmovw   k1, eax                                 ; qword mask of lane F%4
         lea     edx, [r10 + 1]
         mov     eax, r10d
@@ -696,12 +797,19 @@ mbgcmi_avx512_by32_gcm:
 .placed:
         test    edx, edx
         jz      .hashed                                 ; ctr op without blocks
+        cmp     r14d, 2
+        je      .fh_pass
         cmp     edx, 1
         jne     .hash_n
         GHASH1  xmm4                                    ; one block (the length block after a
         jmp     .hashed                                 ; decrypting bulk): xmm, no lane fold
 .hash_n:
         FINAL_HASH
+        jmp     .hashed
+.fh_pass:
+        mov     eax, [rdi + KEY_ROUNDS]
+        TAIL_PASS_FH
+        TAIL_IO                                         ; the output: the input read again
 .hashed:
         cmp     dword [rsp + GF_MODE], 2
         jne     .tag
