@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * mbgcm-ab — one workload through two or more builds of libmbgcm.so in one process, batch by
+ * batch in turn, to measure a change (docs/perf.md, "Measuring a change").
+ *
+ * Why not two runs of mbgcm-bench: on a shared host the same binary runs at different speeds
+ * from one minute to the next, often by more than the change being measured, and a different
+ * build places its data differently (the keys, the buffers, the frames), which alone moved a
+ * by32 burst by up to 10%. Here every library runs the same messages, at the same addresses,
+ * with the same expanded keys (the public mbgcm_key has one layout in every build of this API:
+ * the first library expands them, the others must produce the same bytes), one batch each in
+ * rotating order, so slow periods of the host hit all of them alike; the per-batch times give a
+ * minimum, a 10th percentile and a median per library. Before timing, every library's output for
+ * every slot is checked against the first one's (encrypt: ciphertext and tag; decrypt: the
+ * plaintext and an accepted tag).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include "mbgcm.h"
+
+enum { MAX_LIBS = 8, NSLOTS = 64, MAX_BURST = 64, TAG = 16 };
+
+typedef int (*key_init_fn)(mbgcm_key *, const void *, size_t);
+typedef mbgcm_mgr *(*mgr_new_fn)(const mbgcm_config *);
+typedef void (*mgr_free_fn)(mbgcm_mgr *);
+typedef unsigned (*burst_fn)(mbgcm_mgr *, mbgcm_job *, unsigned);
+typedef int (*oneshot_fn)(const mbgcm_key *, const void *, size_t, const void *, size_t,
+                          const void *, size_t, void *, void *, size_t);
+
+struct lib {
+    const char *path;
+    void *h;
+    key_init_fn key_init;
+    mgr_new_fn mgr_new;
+    mgr_free_fn mgr_free;
+    burst_fn submit_burst;
+    oneshot_fn encrypt, decrypt;
+    mbgcm_mgr *mgr;
+    uint64_t *t; /* TSC ticks per batch */
+};
+
+static struct {
+    char sizes[256], bits[64], dirs[64], apis[64];
+    unsigned burst, trials, keys, aad;
+    int cpu;
+} opt = {"1420", "128,256", "enc", "burst,oneshot", 32, 1500, 64, 16, -1};
+
+__attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "mbgcm-ab: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: mbgcm-ab [options] LIB_A.so LIB_B.so [more .so, up to %d]\n"
+            "  --sizes LIST   message bytes (default 1420)\n"
+            "  --bits LIST    128,256 (default both)\n"
+            "  --dirs LIST    enc,dec (default enc)\n"
+            "  --api LIST     burst,oneshot (default both): mbgcm_submit_burst of N jobs, or N\n"
+            "                 mbgcm_encrypt / mbgcm_decrypt calls, per timed batch\n"
+            "  --burst N      jobs per batch, 1..%d (default 32)\n"
+            "  --trials N     batches per library and point (default 1500)\n"
+            "  --keys N       keys round-robin over the %d message slots, 1..%d (default 64)\n"
+            "  --aad N        AAD bytes, 0..64 (default 16)\n"
+            "  --cpu N        pin to CPU N (default: the last one online; -1: no pinning)\n"
+            "Prints per point and library the minimum, 10th percentile and median ns per\n"
+            "message over the batches, and each library's p10 against the first's.\n",
+            MAX_LIBS, MAX_BURST, NSLOTS, NSLOTS);
+}
+
+static uint64_t ticks(void)
+{
+    unsigned aux;
+    return __rdtscp(&aux);
+}
+
+static double ns_of(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) * 1e9 + (double)(b->tv_nsec - a->tv_nsec);
+}
+
+/* TSC ticks per ns, over 50 ms */
+static double tsc_per_ns(void)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const uint64_t c0 = ticks();
+    do {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+    } while (ns_of(&t0, &t1) < 5e7);
+    return (double)(ticks() - c0) / ns_of(&t0, &t1);
+}
+
+static void *sym(struct lib *l, const char *name)
+{
+    void *p = dlsym(l->h, name);
+    if (p == NULL) {
+        die("no %s in the library", name);
+    }
+    return p;
+}
+
+static void load(struct lib *l)
+{
+    l->h = dlopen(l->path, RTLD_NOW | RTLD_LOCAL);
+    if (l->h == NULL) {
+        die("%s", dlerror());
+    }
+    l->key_init = (key_init_fn)sym(l, "mbgcm_key_init");
+    l->mgr_new = (mgr_new_fn)sym(l, "mbgcm_mgr_new");
+    l->mgr_free = (mgr_free_fn)sym(l, "mbgcm_mgr_free");
+    l->submit_burst = (burst_fn)sym(l, "mbgcm_submit_burst");
+    l->encrypt = (oneshot_fn)sym(l, "mbgcm_encrypt");
+    l->decrypt = (oneshot_fn)sym(l, "mbgcm_decrypt");
+    l->mgr = l->mgr_new(NULL);
+    if (l->mgr == NULL) {
+        die("%s: mbgcm_mgr_new failed", l->path);
+    }
+}
+
+/* the workload of one point: NSLOTS messages at offsets 24 * j mod 64 */
+struct work {
+    size_t len;
+    int dec;
+    mbgcm_key *keys;
+    uint8_t *pt[NSLOTS], *ct[NSLOTS], *in[NSLOTS], *out[NSLOTS], *ref[NSLOTS];
+    uint8_t iv[NSLOTS][12], aad[NSLOTS][64], tag[NSLOTS][TAG], otag[NSLOTS][TAG];
+};
+
+static uint8_t *buf(size_t len, unsigned j)
+{
+    uint8_t *p = aligned_alloc(64, (len + 191) / 64 * 64);
+    if (p == NULL) {
+        die("%s", "out of memory");
+    }
+    return p + (24 * j) % 64;
+}
+
+static void unbuf(uint8_t *p, unsigned j)
+{
+    free(p - (24 * j) % 64);
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+static void fill(void *p, size_t n)
+{
+    uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        b[i] = (uint8_t)rng;
+    }
+}
+
+/* one batch of |n| messages from slot |s0| through library |l|; 0 when all succeeded */
+static int batch(struct lib *l, struct work *w, int api_burst, unsigned s0, unsigned n,
+                 mbgcm_job *jobs)
+{
+    if (api_burst) {
+        memset(jobs, 0, sizeof *jobs * n);
+        for (unsigned q = 0; q < n; q++) {
+            const unsigned s = (s0 + q) % NSLOTS;
+            mbgcm_job *j = &jobs[q];
+            j->key = &w->keys[s % opt.keys];
+            j->dir = w->dec ? MBGCM_DECRYPT : MBGCM_ENCRYPT;
+            j->iv = w->iv[s];
+            j->iv_len = 12;
+            j->aad = w->aad[s];
+            j->aad_len = opt.aad;
+            j->src = w->in[s];
+            j->dst = w->out[s];
+            j->len = w->len;
+            j->tag = w->dec ? w->tag[s] : w->otag[s];
+            j->tag_len = TAG;
+        }
+        return l->submit_burst(l->mgr, jobs, n) != n;
+    }
+    int bad = 0;
+    for (unsigned q = 0; q < n; q++) {
+        const unsigned s = (s0 + q) % NSLOTS;
+        bad |= (w->dec ? l->decrypt : l->encrypt)(&w->keys[s % opt.keys], w->iv[s], 12,
+                                                   w->aad[s], opt.aad, w->in[s], w->len,
+                                                   w->out[s], w->dec ? w->tag[s] : w->otag[s],
+                                                   TAG);
+    }
+    return bad;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void point(struct lib *libs, int nl, size_t len, unsigned bits, int dec, int api_burst,
+                  double tpn)
+{
+    struct work *w = calloc(1, sizeof *w);
+    if (w == NULL || (w->keys = aligned_alloc(64, sizeof(mbgcm_key) * opt.keys)) == NULL) {
+        die("%s", "out of memory");
+    }
+    w->len = len;
+    w->dec = dec;
+    uint8_t raw[32];
+    for (unsigned k = 0; k < opt.keys; k++) {
+        fill(raw, sizeof raw);
+        if (libs[0].key_init(&w->keys[k], raw, bits / 8) != MBGCM_OK) {
+            die("%s: mbgcm_key_init failed", libs[0].path);
+        }
+        for (int l = 1; l < nl; l++) {
+            mbgcm_key other;
+            libs[l].key_init(&other, raw, bits / 8);
+            if (memcmp(&other, &w->keys[k], sizeof other) != 0) {
+                die("%s expands keys differently from the first library", libs[l].path);
+            }
+        }
+    }
+    for (unsigned s = 0; s < NSLOTS; s++) {
+        w->pt[s] = buf(len, s), w->ct[s] = buf(len, s), w->out[s] = buf(len, s);
+        w->ref[s] = buf(len, s);
+        fill(w->pt[s], len);
+        fill(w->iv[s], 12);
+        fill(w->aad[s], opt.aad);
+        if (libs[0].encrypt(&w->keys[s % opt.keys], w->iv[s], 12, w->aad[s], opt.aad,
+                            w->pt[s], len, w->ct[s], w->tag[s], TAG) != MBGCM_OK) {
+            die("%s: mbgcm_encrypt failed", libs[0].path);
+        }
+        w->in[s] = dec ? w->ct[s] : w->pt[s];
+    }
+    mbgcm_job jobs[MAX_BURST];
+    /* every library must give the first one's output for every slot */
+    for (int l = 0; l < nl; l++) {
+        for (unsigned s0 = 0; s0 < NSLOTS; s0 += opt.burst) {
+            const unsigned n = NSLOTS - s0 < opt.burst ? NSLOTS - s0 : opt.burst;
+            for (unsigned q = 0; q < n; q++) {
+                memset(w->out[s0 + q], 0xA5, len);
+                memset(w->otag[s0 + q], 0xA5, TAG);
+            }
+            if (batch(&libs[l], w, api_burst, s0, n, jobs) != 0) {
+                die("%s: a message of the workload failed", libs[l].path);
+            }
+        }
+        for (unsigned s = 0; s < NSLOTS; s++) {
+            if (l == 0 && !dec) {
+                memcpy(w->ref[s], w->out[s], len);
+            }
+            const uint8_t *want = dec ? w->pt[s] : w->ref[s];
+            if (memcmp(w->out[s], want, len) != 0 ||
+                (!dec && memcmp(w->otag[s], w->tag[s], TAG) != 0)) {
+                die("%s: output differs from the first library's", libs[l].path);
+            }
+        }
+    }
+    for (int l = 0; l < nl; l++) {
+        libs[l].t = malloc(sizeof(uint64_t) * opt.trials);
+        if (libs[l].t == NULL) {
+            die("%s", "out of memory");
+        }
+    }
+    unsigned s0 = 0;
+    for (unsigned t = 0; t < opt.trials; t++) {
+        for (int i = 0; i < nl; i++) {
+            const int l = (int)((t + (unsigned)i) % (unsigned)nl); /* rotating order */
+            const uint64_t a = ticks();
+            const int bad = batch(&libs[l], w, api_burst, s0, opt.burst, jobs);
+            libs[l].t[t] = ticks() - a;
+            if (bad) {
+                die("%s: a message failed while timed", libs[l].path);
+            }
+        }
+        s0 = (s0 + opt.burst) % NSLOTS;
+    }
+    printf("AES-%u %s %6zu B %-7s", bits, dec ? "dec" : "enc", len,
+           api_burst ? "burst" : "oneshot");
+    double p10_0 = 0;
+    for (int l = 0; l < nl; l++) {
+        qsort(libs[l].t, opt.trials, sizeof(uint64_t), cmp_u64);
+        const double k = 1.0 / (tpn * opt.burst);
+        const double mn = (double)libs[l].t[0] * k, p10 = (double)libs[l].t[opt.trials / 10] * k;
+        const double med = (double)libs[l].t[opt.trials / 2] * k;
+        if (l == 0) {
+            p10_0 = p10;
+        }
+        printf(" | %c: min %7.1f p10 %7.1f med %7.1f", 'A' + l, mn, p10, med);
+        if (l > 0) {
+            printf(" (%c/A %.3f)", 'A' + l, p10 / p10_0);
+        }
+        free(libs[l].t);
+    }
+    printf("\n");
+    fflush(stdout);
+    for (unsigned s = 0; s < NSLOTS; s++) {
+        unbuf(w->pt[s], s), unbuf(w->ct[s], s), unbuf(w->out[s], s), unbuf(w->ref[s], s);
+    }
+    free(w->keys);
+    free(w);
+}
+
+static unsigned num(const char *s, unsigned lo, unsigned hi, const char *what)
+{
+    char *e;
+    const unsigned long v = strtoul(s, &e, 10);
+    if (*s == '\0' || *e != '\0' || v < lo || v > hi) {
+        die("bad %s", what);
+    }
+    return (unsigned)v;
+}
+
+static void copy_list(char *dst, size_t n, const char *s)
+{
+    if (strlen(s) >= n) {
+        die("list too long: %s", s);
+    }
+    strcpy(dst, s);
+}
+
+int main(int argc, char **argv)
+{
+    struct lib libs[MAX_LIBS];
+    int nl = 0;
+    memset(libs, 0, sizeof libs);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (a[0] == '-' && a[1] == '-' && v == NULL) {
+            die("%s needs a value", a);
+        } else if (!strcmp(a, "--sizes")) {
+            copy_list(opt.sizes, sizeof opt.sizes, v), i++;
+        } else if (!strcmp(a, "--bits")) {
+            copy_list(opt.bits, sizeof opt.bits, v), i++;
+        } else if (!strcmp(a, "--dirs")) {
+            copy_list(opt.dirs, sizeof opt.dirs, v), i++;
+        } else if (!strcmp(a, "--api")) {
+            copy_list(opt.apis, sizeof opt.apis, v), i++;
+        } else if (!strcmp(a, "--burst")) {
+            opt.burst = num(v, 1, MAX_BURST, "--burst"), i++;
+        } else if (!strcmp(a, "--trials")) {
+            opt.trials = num(v, 1, 10000000, "--trials"), i++;
+        } else if (!strcmp(a, "--keys")) {
+            opt.keys = num(v, 1, NSLOTS, "--keys"), i++;
+        } else if (!strcmp(a, "--aad")) {
+            opt.aad = num(v, 0, 64, "--aad"), i++;
+        } else if (!strcmp(a, "--cpu")) {
+            opt.cpu = strcmp(v, "-1") == 0 ? -2 : (int)num(v, 0, 4095, "--cpu"), i++;
+        } else if (a[0] == '-') {
+            usage(stderr);
+            return 2;
+        } else if (nl == MAX_LIBS) {
+            die("%s", "too many libraries");
+        } else {
+            libs[nl++].path = a;
+        }
+    }
+    if (nl < 1) {
+        usage(stderr);
+        return 2;
+    }
+    if (opt.cpu != -2) {
+        const int cpu = opt.cpu >= 0 ? opt.cpu : (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0) {
+            fprintf(stderr, "mbgcm-ab: could not pin to CPU %d, running unpinned\n", cpu);
+        }
+    }
+    for (int l = 0; l < nl; l++) {
+        load(&libs[l]);
+    }
+    const double tpn = tsc_per_ns();
+    printf("mbgcm-ab: %d libraries, %u trials of %u messages each, %u keys, %u-byte AAD; ns per "
+           "message\n",
+           nl, opt.trials, opt.burst, opt.keys, opt.aad);
+    for (int l = 0; l < nl; l++) {
+        printf("  %c = %s\n", 'A' + l, libs[l].path);
+    }
+    char *sv, *bv, *dv, *av;
+    for (char *s = strtok_r(opt.sizes, ",", &sv); s != NULL; s = strtok_r(NULL, ",", &sv)) {
+        const size_t len = num(s, 0, 1u << 20, "--sizes");
+        char bits[sizeof opt.bits];
+        strcpy(bits, opt.bits);
+        for (char *b = strtok_r(bits, ",", &bv); b != NULL; b = strtok_r(NULL, ",", &bv)) {
+            const unsigned kb = num(b, 128, 256, "--bits");
+            if (kb != 128 && kb != 192 && kb != 256) {
+                die("bad --bits %s", b);
+            }
+            char dirs[sizeof opt.dirs];
+            strcpy(dirs, opt.dirs);
+            for (char *d = strtok_r(dirs, ",", &dv); d != NULL; d = strtok_r(NULL, ",", &dv)) {
+                if (strcmp(d, "enc") != 0 && strcmp(d, "dec") != 0) {
+                    die("bad --dirs %s", d);
+                }
+                char apis[sizeof opt.apis];
+                strcpy(apis, opt.apis);
+                for (char *p = strtok_r(apis, ",", &av); p != NULL;
+                     p = strtok_r(NULL, ",", &av)) {
+                    if (strcmp(p, "burst") != 0 && strcmp(p, "oneshot") != 0) {
+                        die("bad --api %s", p);
+                    }
+                    point(libs, nl, len, kb, !strcmp(d, "dec"), !strcmp(p, "burst"), tpn);
+                }
+            }
+        }
+    }
+    for (int l = 0; l < nl; l++) {
+        libs[l].mgr_free(libs[l].mgr);
+    }
+    return 0;
+}
