@@ -22,7 +22,7 @@
 ; block -> products -> reduction -> fold -> S) is about 30 cycles, inside an iteration; G0,
 ; the input S joins, is hashed last (GK_STEP), so the previous reduction has the most time.
 ; The passes are specialised per key size, each spreading the nine GHASH steps over its rounds
-; (GK_SLOT). Round keys: a group's first pass broadcasts each from the key and keeps the
+; (SLOT_STEPS). Round keys: a group's first pass broadcasts each from the key and keeps the
 ; 64-byte row in the frame, the later passes load the rows (on a core where a broadcast from
 ; memory takes a shuffle slot on the pipes the rounds use, that slot goes back to the rounds);
 ; the rows are wiped when the whole groups are done (a message with one whole group broadcasts
@@ -197,15 +197,16 @@ section .text
 %endif
 %endmacro
 
-; GK_SLOT nr, r: the GHASH steps after round r of an nr-round pass: step i after round
-; 1 + floor(i * (nr - 2) / 8), which spreads the nine steps over rounds 1 .. nr - 1 (where
-; they go hardly matters to the loop's speed: the out-of-order core evens them out)
-%macro GK_SLOT 2
+; SLOT_STEPS nr, r, n, step: the steps 0..n-1 of the macro |step| that go after round r of an
+; nr-round pass: step i after round 1 + floor(i * (nr - 2) / (n - 1)), which spreads them over
+; rounds 1 .. nr - 1 (where they go hardly matters to the loop's speed: the out-of-order core
+; evens them out). The GHASH of G0..G7 is GK_STEP's nine steps.
+%macro SLOT_STEPS 4
 %assign _i 0
-%rep 9
-%assign _at 1 + (_i * ((%1) - 2)) / 8
+%rep %3
+%assign _at 1 + (_i * ((%1) - 2)) / ((%3) - 1)
 %if _at == (%2)
-        GK_STEP _i
+        %4      _i
 %endif
 %assign _i _i + 1
 %endrep
@@ -213,8 +214,8 @@ section .text
 
 ; PASS nz, nr, flags: B0..B(nz-1) through the nr rounds of the key at rdi. flags: PASS_J0,
 ; the message's first pass: J0 (xmm15) rides as one more chain (the ctr ops run it on zero);
-; PASS_GH: the GHASH of G0..G7 into S is stitched in (GK_SLOT); PASS_FH: the final GHASH of
-; G0..G8 (FH_SLOT: a decrypting tail's pass).
+; PASS_GH: the GHASH of G0..G7 into S is stitched in (GK_STEP); PASS_FH: the final GHASH of
+; G0..G8 (FH_PART: a decrypting tail's pass).
 %define PASS_J0 1
 %define PASS_GH 2
 %define PASS_FH 4
@@ -247,10 +248,10 @@ section .text
         RKLOAD  _r
         PASS_RW %1, vaesenc, %3
 %if (%3) & PASS_GH
-        GK_SLOT %2, _r
+        SLOT_STEPS %2, _r, 9, GK_STEP
 %endif
 %if (%3) & PASS_FH
-        FH_SLOT %2, _r
+        SLOT_STEPS %2, _r, 10, FH_PART
 %endif
 %assign _r _r + 1
 %endrep
@@ -577,9 +578,8 @@ section .text
         vpternlogq zmm18, zmm17, zmm19, 0x96
         GH_W_REDUCE_SB
 %endmacro
-; FH_PART i: FINAL_HASH in ten parts that ride between AES rounds (PASS_FH): 0 the rows and
-; G0, 1-8 one input each (skipped past N), 9 the reduction. FH_SLOT nr, r: the parts after
-; round r, part i after round 1 + floor(i * (nr - 2) / 9)
+; FH_PART i: FINAL_HASH in ten parts that ride between AES rounds (PASS_FH, SLOT_STEPS): 0
+; the rows and G0, 1-8 one input each (skipped past N), 9 the reduction
 %macro FH_PART 1
 %if (%1) == 0
         FH_ROWS
@@ -591,16 +591,6 @@ section .text
         vpternlogq zmm18, zmm17, zmm19, 0x96
         GH_W_REDUCE_SB
 %endif
-%endmacro
-%macro FH_SLOT 2
-%assign _i 0
-%rep 10
-%assign _at 1 + (_i * ((%1) - 2)) / 9
-%if _at == (%2)
-        FH_PART _i
-%endif
-%assign _i _i + 1
-%endrep
 %endmacro
 
 ; H33: H^33 = H^32 * H in the key's form, and its Karatsuba operand, into the frame
