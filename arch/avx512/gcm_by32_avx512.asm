@@ -430,16 +430,19 @@ section .text
 %%done:
 %endmacro
 
-; TAIL_SLICE t, dec, end: 64-byte slice t of the tail: when the tail ends inside it (esi <=
+; TAIL_SLICE t, mode, end: 64-byte slice t of the tail: when the tail ends inside it (esi <=
 ; 64(t+1)), the masked last slice (k1: its bytes), G(t+1)..G8 zeroed and a jump to |end|;
-; else a full slice. Encrypt keeps the key stream to the message bytes, so the GHASH input
-; (the output, in G_t) is zero past the end; decrypt loads zero past the end.
+; else a full slice. mode 0 encrypt, 1 decrypt, 2 the input into G_t only (TAIL_LOAD_DEC).
+; Encrypt keeps the key stream to the message bytes, so the GHASH input (the output, in G_t) is
+; zero past the end; decrypt loads zero past the end.
 %macro TAIL_SLICE 3
 %if (%1) < 7
         cmp     esi, 64 * ((%1) + 1)
         ja      %%full
 %endif
-%if %2
+%if (%2) == 2
+        vmovdqu8 G_ %+ %1 {k1}{z}, [rcx + 64 * (%1)]
+%elif %2
         vmovdqu8 G_ %+ %1 {k1}{z}, [rcx + 64 * (%1)]
         vpxorq  B_ %+ %1, B_ %+ %1, G_ %+ %1
         vmovdqu8 [r8 + 64 * (%1)]{k1}, B_ %+ %1
@@ -457,7 +460,9 @@ section .text
         jmp     %3
 %if (%1) < 7
 %%full:
-%if %2
+%if (%2) == 2
+        vmovdqu64 G_ %+ %1, [rcx + 64 * (%1)]
+%elif %2
         vmovdqu64 G_ %+ %1, [rcx + 64 * (%1)]
         vpxorq  B_ %+ %1, B_ %+ %1, G_ %+ %1
         vmovdqu64 [r8 + 64 * (%1)], B_ %+ %1
@@ -495,28 +500,11 @@ section .text
 
 ; TAIL_LOAD_DEC: decrypting, the tail's input (esi = 1..511 bytes) into G0..G7 before its pass,
 ; zero past the end, G8 zero: the final GHASH's blocks (then the length block joins them)
-%macro TL_SLICE 2                       ; t, end
-%if (%1) < 7
-        cmp     esi, 64 * ((%1) + 1)
-        ja      %%full
-%endif
-        vmovdqu8 G_ %+ %1 {k1}{z}, [rcx + 64 * (%1)]
-%assign _zz (%1) + 1
-%rep 8 - (%1)
-        vpxorq  G_ %+ _zz, G_ %+ _zz, G_ %+ _zz
-%assign _zz _zz + 1
-%endrep
-        jmp     %2
-%if (%1) < 7
-%%full:
-        vmovdqu64 G_ %+ %1, [rcx + 64 * (%1)]
-%endif
-%endmacro
 %macro TAIL_LOAD_DEC 0
         TAIL_K1
 %assign _s 0
 %rep 8
-        TL_SLICE _s, %%done
+        TAIL_SLICE _s, 2, %%done
 %assign _s _s + 1
 %endrep
 %%done:
