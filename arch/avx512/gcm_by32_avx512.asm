@@ -401,7 +401,7 @@ section .text
 %%done:
 %endmacro
 ; TAIL_PASS_FH: a decrypting tail's pass with its final GHASH (edx = N blocks in G0..G8, length
-; block placed): four or eight zmm, J0 joining when no pass ran yet (r15d = 0)
+; block placed): four or eight zmm (TAIL_PASS_FJ nz), J0 joining when no pass ran yet (r15d = 0)
 %macro TAIL_PASS_FJ 1
         test    r15d, r15d
         jnz     %%plain
