@@ -35,8 +35,11 @@
 ; that final GHASH rides in the tail's own pass (PASS_FH) and the output reads the input again.
 ; F = 32 (a message that ends on a 512-byte boundary, or a tail of more than 496 bytes) needs
 ; H^33, one power beyond the key's table: computed at entry (H^32 * H, off the critical path)
-; into the frame. AAD, the ghash op, the entry and the tag come from gcm_wide.inc (shared with
-; the by16 kernel).
+; into the frame. A message of at most 480 bytes with at most 16 bytes of AAD hashes its AAD
+; block and its length block at entry, with H^(F+2) and H^1, into LO/MI/HI (PRE_HASH): one
+; reduction for the whole message, none of that work between the last AES round and the tag.
+; AAD (otherwise), the ghash op, the entry and the tag come from gcm_wide.inc (shared with the
+; by16 kernel).
 ;
 ; CPU: AVX512F/BW/VL + VAES + VPCLMULQDQ (the `avx512` arch). ABI: System V.
 ;
@@ -58,12 +61,13 @@
 ;   edx N (blocks of the final GHASH)  eax rounds / scratch
 ;   zmm0-3, zmm24-27  B0..B7  counter blocks -> key stream -> output (four blocks each)
 ;   zmm4-11  G0..G7  the previous group's GHASH input (byte order until hashed)
-;   zmm12 CTR  zmm13 BSWAP  zmm14 POLY  xmm15 J0 -> E_K(J0)  xmm16 S  zmm17-19 LO/MI/HI
+;   zmm12 CTR  zmm13 BSWAP  zmm14 POLY  xmm15 J0 -> E_K(J0)  xmm16 S  zmm17-19 LO/MI/HI (after
+;   PRE_HASH they hold its products until the final GHASH adds to them)
 ;   zmm20-21 scratch (reduction)  zmm22 round key  xmm23 the expected tag (gcm12 decrypt)
 ;   zmm28 the final GHASH's ninth input; zmm28-31 scratch of the GHASH steps
 ;   The AAD is hashed before the body (gcm_wide.inc's GHASH_AAD: zmm8-11, zmm17-21).
 ; Frame: gcm_wide.inc's GF_J0, GF_DEC, GF_MODE (here also 2: the ctr ops) and GF_H33,
-; GF_K33, GF_RK64 below. Every vector register used is cleared, the frame's key-derived slots wiped,
+; GF_K33, GF_RK64, GF_PRE below. Every vector register used is cleared, the frame's key-derived slots wiped,
 ; before returning.
 default rel
 %include "key.inc"
@@ -88,7 +92,10 @@ section .text
 %define GF_H33     32                   ; 16: H^33 (key form), when the final GHASH needs it
 %define GF_K33     48                   ; 16: its Karatsuba operand
 %define GF_RK64    64                   ; 15 x 64: the round keys, broadcast (the bulk loop)
-%define GF32_SIZE  1024
+%define GF_PRE     1024                 ; 8: 16 when the AAD and length blocks were hashed at
+                                        ; entry (PRE_HASH), else 0
+%define GF32_SIZE  1088
+%define PRE_MAX    480                  ; PRE_HASH: messages of at most 30 blocks (no whole group)
 
 %define B_0 zmm0
 %define B_1 zmm1
@@ -535,6 +542,7 @@ section .text
         shl     eax, 4
         lea     r15, [rdi + KEY_HPOW + 32 * 16]
         sub     r15, rax                                ; HPOW(N) (N = 33: 16 bytes before)
+        sub     r15, [rsp + GF_PRE]                     ; HPOW(N + 1) after PRE_HASH (N = F)
         vmovdqu64 zmm30, [r15]
         vmovdqu64 zmm31, [r15 + KEY_HKAR - KEY_HPOW]
         cmp     edx, 33
@@ -545,14 +553,17 @@ section .text
         vbroadcasti32x4 zmm31{k3}, [rsp + GF_K33]
 %%rows:
 %endmacro
-%macro FH_FIRST 0                       ; G0 (S joins) sets LO/MI/HI
+%macro FH_FIRST 0                       ; G0 (S joins) adds to LO/MI/HI (zero, or PRE_HASH's)
         vpshufb G_0, G_0, zmm13
         vpxorq  G_0, G_0, zmm16                         ; S joins the first block
         vpshufd zmm29, G_0, 0x4e
         vpxorq  zmm29, zmm29, G_0
-        vpclmulqdq zmm17, G_0, zmm30, 0x00
-        vpclmulqdq zmm19, G_0, zmm30, 0x11
-        vpclmulqdq zmm18, zmm29, zmm31, 0x00
+        vpclmulqdq zmm20, G_0, zmm30, 0x00
+        vpclmulqdq zmm21, G_0, zmm30, 0x11
+        vpclmulqdq zmm29, zmm29, zmm31, 0x00
+        vpxorq  zmm17, zmm17, zmm20
+        vpxorq  zmm19, zmm19, zmm21
+        vpxorq  zmm18, zmm18, zmm29
 %endmacro
 %macro FINAL_HASH 0
         FH_ROWS
@@ -579,6 +590,42 @@ section .text
         vpternlogq zmm18, zmm17, zmm19, 0x96
         GH_W_REDUCE_SB
 %endif
+%endmacro
+
+; PRE_HASH: a message without whole groups (rbx <= PRE_MAX: F <= 30 blocks) and with at most 16
+; bytes of AAD (r10, r11). Its AAD block A (zero-padded) and its length block L are known at
+; entry, and GHASH(A, C_1..C_F, L) = A H^(F+2) ^ C_1 H^(F+1) ^ ... ^ C_F H^2 ^ L H: their
+; products go into LO/MI/HI now ([A | L] times [H^(F+2) | H^1], lanes 0 and 1, no reduction),
+; S stays zero, and the final GHASH adds the F message blocks with H^(F+1)..H^2 (GF_PRE moves
+; FH_ROWS one power up) before its one reduction. The AAD's own multiply-and-reduce chain and
+; the length block's placement leave the path from the last AES round to the tag, and F = 0 mod
+; 4 blocks need no zmm for L. LO/MI/HI are idle until the final GHASH (no group is pending).
+; Clobbers rax, rdx, k1, zmm20, zmm21, zmm30, zmm31.
+%macro PRE_HASH 0
+        mov     eax, 0xFFFF
+        bzhi    eax, eax, r11d
+        kmovw   k1, eax
+        vmovdqu8 xmm20{k1}{z}, [r10]                    ; A, byte order
+        vpshufb xmm20, xmm20, xmm13
+        lea     rax, [rbx * 8]
+        vmovq   xmm21, rax
+        lea     rax, [r11 * 8]
+        vpinsrq xmm21, xmm21, rax, 1                    ; L, V form {len bits, aad bits}
+        vinserti32x4 ymm20, ymm20, xmm21, 1             ; [A | L]
+        lea     eax, [rbx + 15]
+        and     eax, -16                                ; 16 F
+        lea     rdx, [rdi + KEY_HPOW + 30 * 16]
+        sub     rdx, rax                                ; HPOW(F + 2)
+        vmovdqu64 xmm30, [rdx]
+        vinserti32x4 ymm30, ymm30, [rdi + HPOW(1)], 1
+        vmovdqu64 xmm31, [rdx + KEY_HKAR - KEY_HPOW]
+        vinserti32x4 ymm31, ymm31, [rdi + HKAR(1)], 1
+        vpshufd ymm21, ymm20, 0x4e
+        vpxorq  ymm21, ymm21, ymm20                     ; a0 ^ a1 in both qwords
+        vpclmulqdq ymm17, ymm20, ymm30, 0x00            ; LO
+        vpclmulqdq ymm19, ymm20, ymm30, 0x11            ; HI
+        vpclmulqdq ymm18, ymm21, ymm31, 0x00            ; MI (Karatsuba)
+        mov     qword [rsp + GF_PRE], 16
 %endmacro
 
 ; H33: H^33 = H^32 * H in the key's form, and its Karatsuba operand, into the frame
@@ -608,6 +655,7 @@ section .text
         FRAME_ENTER GF32_SIZE, 64
         mov     qword [rsp + GF_DEC], %1
         mov     qword [rsp + GF_MODE], 2
+        mov     qword [rsp + GF_PRE], 0
         mov     r12, rsi                                ; ctr
         mov     r13, rdx                                ; s
         mov     rbx, r9
@@ -647,6 +695,14 @@ mbgcmi_avx512_by32_gcm:
         vpxorq  xmm16, xmm16, xmm16
         mov     qword [rsp + GF_MODE], 0                ; the full tag to tag[16]
 .common:
+        mov     qword [rsp + GF_PRE], 0
+        cmp     rbx, PRE_MAX
+        ja      .no_pre
+        cmp     r11, 16
+        ja      .no_pre
+        PRE_HASH
+        jmp     .aad_done
+.no_pre:
         ; F = 32 (a tail of more than 496 bytes, or, encrypting, a message ending on a 512-byte
         ; boundary: its last group waits for the final GHASH) puts the first block of the final
         ; GHASH at H^33
@@ -664,9 +720,10 @@ mbgcmi_avx512_by32_gcm:
 .need33:
         H33
 .no33:
+        AAD_HASH_ALL
+.aad_done:
         ; J0 in xmm15: E_K(J0) is computed in the message's first AES pass as one more chain
         vmovdqu64 xmm15, [r12]
-        AAD_HASH_ALL
         CTR_FROM [r12]
         vpaddd  zmm12, zmm12, [WADD1]                   ; lanes J0+1 .. J0+4
         movzx   esi, byte [r12 + 15]
@@ -741,6 +798,11 @@ mbgcmi_avx512_by32_gcm:
         mov     eax, [rdi + KEY_ROUNDS]
         AES_W   0, 0, 1                                 ; no message block: J0 alone
 .final:
+        cmp     qword [rsp + GF_PRE], 0
+        jne     .pre_final
+        vpxorq  xmm17, xmm17, xmm17                     ; LO/MI/HI from zero (FH_FIRST adds)
+        vpxorq  xmm18, xmm18, xmm18
+        vpxorq  xmm19, xmm19, xmm19
         mov     edx, r10d                               ; N = F (ctr ops)
         cmp     dword [rsp + GF_MODE], 2
         je      .placed
@@ -783,6 +845,17 @@ mbgcmi_avx512_by32_gcm:
         jmp     .hashed                                 ; decrypting bulk): xmm, no lane fold
 .hash_n:
         FINAL_HASH
+        jmp     .hashed
+.pre_final:
+        mov     edx, r10d                               ; N = F: A and L are in LO/MI/HI
+        test    edx, edx
+        jz      .pre_reduce
+        cmp     r14d, 2
+        je      .fh_pass                                ; decrypting: in the tail's pass
+        jmp     .hash_n
+.pre_reduce:
+        vpternlogq zmm18, zmm17, zmm19, 0x96            ; no message: A and L alone
+        GH_W_REDUCE_SB
         jmp     .hashed
 .fh_pass:
         mov     eax, [rdi + KEY_ROUNDS]
