@@ -92,8 +92,9 @@ section .text
 %define GF_H33     32                   ; 16: H^33 (key form), when the final GHASH needs it
 %define GF_K33     48                   ; 16: its Karatsuba operand
 %define GF_RK64    64                   ; 15 x 64: the round keys, broadcast (the bulk loop)
-%define GF_PRE     1024                 ; 8: 16 when the AAD and length blocks were hashed at
-                                        ; entry (PRE_HASH), else 0
+%define GF_PRE     1024                 ; 8: 16 in the whole-message calls (the length block is
+                                        ; hashed apart: FINAL_HASH's powers one up), 0 ctr ops
+%define GF_AL      1032                 ; 8: 1 when PRE_HASH hashed the AAD and length blocks
 %define GF32_SIZE  1088
 %define PRE_MAX    480                  ; PRE_HASH: messages of at most 30 blocks (no whole group)
 
@@ -113,7 +114,6 @@ section .text
 %define G_5 zmm9
 %define G_6 zmm10
 %define G_7 zmm11
-%define G_8 zmm28                       ; the final GHASH's ninth input (length block of F = 32)
 
 ; ---------------------------------------------------------------------------------------------
 ; Counters. CTR32_W: B0..B7 = the next 32 counter blocks (byte order) from zmm12 in the
@@ -222,7 +222,7 @@ section .text
 ; PASS nz, nr, flags: B0..B(nz-1) through the nr rounds of the key at rdi. flags: PASS_J0,
 ; the message's first pass: J0 (xmm15) rides as one more chain (the ctr ops run it on zero);
 ; PASS_GH: the GHASH of G0..G7 into S is stitched in (GK_STEP); PASS_FH: the final GHASH of
-; G0..G8 (FH_PART: a decrypting tail's pass).
+; G0..G7 (FH_PART: a decrypting tail's pass).
 %define PASS_J0 1
 %define PASS_GH 2
 %define PASS_FH 4
@@ -258,7 +258,7 @@ section .text
         SLOT_STEPS %2, _r, 9, GK_STEP
 %endif
 %if (%3) & PASS_FH
-        SLOT_STEPS %2, _r, 10, FH_PART
+        SLOT_STEPS %2, _r, 9, FH_PART
 %endif
 %assign _r _r + 1
 %endrep
@@ -407,8 +407,8 @@ section .text
         TAIL_PASS_NR %1, PASS_GH
 %%done:
 %endmacro
-; TAIL_PASS_FH: a decrypting tail's pass with its final GHASH (edx = N blocks in G0..G8, length
-; block placed): four or eight zmm (TAIL_PASS_FJ nz), J0 joining when no pass ran yet (r15d = 0)
+; TAIL_PASS_FH: a decrypting tail's pass with its final GHASH (edx = F blocks in G0..G7, the
+; length block hashed apart): four or eight zmm (TAIL_PASS_FJ nz), J0 joining when no pass ran yet (r15d = 0)
 %macro TAIL_PASS_FJ 1
         test    r15d, r15d
         jnz     %%plain
@@ -438,7 +438,7 @@ section .text
 %endmacro
 
 ; TAIL_SLICE t, mode, end: 64-byte slice t of the tail: when the tail ends inside it (esi <=
-; 64(t+1)), the masked last slice (k1: its bytes), G(t+1)..G8 zeroed and a jump to |end|;
+; 64(t+1)), the masked last slice (k1: its bytes), G(t+1)..G7 zeroed and a jump to |end|;
 ; else a full slice. mode 0 encrypt, 1 decrypt, 2 the input into G_t only (TAIL_LOAD_DEC).
 ; Encrypt keeps the key stream to the message bytes, so the GHASH input (the output, in G_t) is
 ; zero past the end; decrypt loads zero past the end.
@@ -460,7 +460,7 @@ section .text
         vmovdqu8 [r8 + 64 * (%1)]{k1}, G_ %+ %1
 %endif
 %assign _zz (%1) + 1
-%rep 8 - (%1)
+%rep 7 - (%1)
         vpxorq  G_ %+ _zz, G_ %+ _zz, G_ %+ _zz
 %assign _zz _zz + 1
 %endrep
@@ -506,7 +506,7 @@ section .text
 %endmacro
 
 ; TAIL_LOAD_DEC: decrypting, the tail's input (esi = 1..511 bytes) into G0..G7 before its pass,
-; zero past the end, G8 zero: the final GHASH's blocks (then the length block joins them)
+; zero past the end: the final GHASH's blocks
 %macro TAIL_LOAD_DEC 0
         TAIL_K1
 %assign _s 0
@@ -518,11 +518,14 @@ section .text
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
-; FINAL_HASH: S = (S ^ X_0) H^N ^ X_1 H^(N-1) ^ ... ^ X_(N-1) H over the N = edx (1..33)
-; blocks in G0..G8 (byte order, zero past N): Karatsuba with the rows at HPOW(N) and HKAR(N),
-; each loaded once into a register (they are rarely 64-byte aligned); N = 33 takes H^33 and its
-; Karatsuba operand from the frame into lane 0 of the first rows. One reduction.
-%macro FH_STEP 2                        ; j (1..8), label when done
+; FINAL_HASH: the F = edx (0..32) blocks X_0.. in G0..G7 (byte order, zero past them), S
+; joining X_0, into LO/MI/HI (set, or added to: FH_FIRST) with the powers from H^M down,
+; M = F + GF_PRE / 16. The whole-message calls (GF_PRE 16) give the length block H^1: it sits in
+; the free lane F % 4 of the last input, or was hashed apart into LO/MI/HI (LEN_HASH, PRE_HASH);
+; the ctr ops have none (GF_PRE 0). Karatsuba with the rows at HPOW(M) and HKAR(M), each loaded
+; once into a register (they are rarely 64-byte aligned); M = 33 takes H^33 and its Karatsuba
+; operand from the frame into lane 0 of the first rows. One reduction.
+%macro FH_STEP 2                        ; j (1..7), label when done
         cmp     edx, 4 * (%1)
         jbe     %2
         vpshufb G_ %+ %1, G_ %+ %1, zmm13
@@ -537,15 +540,15 @@ section .text
         vpxorq  zmm19, zmm19, zmm21
         vpxorq  zmm18, zmm18, zmm29
 %endmacro
-%macro FH_ROWS 0                        ; r15 = HPOW(N), zmm30/31 its rows; clobbers eax, k3
+%macro FH_ROWS 0                        ; r15 = HPOW(M), zmm30/31 its rows; clobbers eax, k3
         mov     eax, edx
         shl     eax, 4
+        add     rax, [rsp + GF_PRE]                     ; 16 M
         lea     r15, [rdi + KEY_HPOW + 32 * 16]
-        sub     r15, rax                                ; HPOW(N) (N = 33: 16 bytes before)
-        sub     r15, [rsp + GF_PRE]                     ; HPOW(N + 1) after PRE_HASH (N = F)
+        sub     r15, rax                                ; HPOW(M) (M = 33: 16 bytes before)
         vmovdqu64 zmm30, [r15]
         vmovdqu64 zmm31, [r15 + KEY_HKAR - KEY_HPOW]
-        cmp     edx, 33
+        cmp     eax, 33 * 16
         jne     %%rows
         mov     eax, 0x000F
         kmovw   k3, eax                                 ; lane 0 (four dwords)
@@ -553,23 +556,31 @@ section .text
         vbroadcasti32x4 zmm31{k3}, [rsp + GF_K33]
 %%rows:
 %endmacro
-%macro FH_FIRST 0                       ; G0 (S joins) adds to LO/MI/HI (zero, or PRE_HASH's)
+; FH_FIRST add: G0 (S joins) sets LO/MI/HI (add 0), or adds to them (add 1: the length
+; block's products, or PRE_HASH's, are there; zero otherwise)
+%macro FH_FIRST 1
         vpshufb G_0, G_0, zmm13
         vpxorq  G_0, G_0, zmm16                         ; S joins the first block
         vpshufd zmm29, G_0, 0x4e
         vpxorq  zmm29, zmm29, G_0
+%if %1
         vpclmulqdq zmm20, G_0, zmm30, 0x00
         vpclmulqdq zmm21, G_0, zmm30, 0x11
         vpclmulqdq zmm29, zmm29, zmm31, 0x00
         vpxorq  zmm17, zmm17, zmm20
         vpxorq  zmm19, zmm19, zmm21
         vpxorq  zmm18, zmm18, zmm29
+%else
+        vpclmulqdq zmm17, G_0, zmm30, 0x00
+        vpclmulqdq zmm19, G_0, zmm30, 0x11
+        vpclmulqdq zmm18, zmm29, zmm31, 0x00
+%endif
 %endmacro
-%macro FINAL_HASH 0
+%macro FINAL_HASH 1                     ; add (FH_FIRST)
         FH_ROWS
-        FH_FIRST
+        FH_FIRST %1
 %assign _f 1
-%rep 8
+%rep 7
         FH_STEP _f, %%hashed
 %assign _f _f + 1
 %endrep
@@ -577,13 +588,13 @@ section .text
         vpternlogq zmm18, zmm17, zmm19, 0x96
         GH_W_REDUCE_SB
 %endmacro
-; FH_PART i: FINAL_HASH in ten parts that ride between AES rounds (PASS_FH, SLOT_STEPS): 0
-; the rows and G0, 1-8 one input each (skipped past N), 9 the reduction
+; FH_PART i: FINAL_HASH in nine parts that ride between AES rounds (PASS_FH, SLOT_STEPS): 0
+; the rows and G0, 1-7 one input each (skipped past F), 8 the reduction
 %macro FH_PART 1
 %if (%1) == 0
         FH_ROWS
-        FH_FIRST
-%elif (%1) < 9
+        FH_FIRST 1
+%elif (%1) < 8
         FH_STEP %1, %%skip
 %%skip:
 %else
@@ -596,10 +607,9 @@ section .text
 ; bytes of AAD (r10, r11). Its AAD block A (zero-padded) and its length block L are known at
 ; entry, and GHASH(A, C_1..C_F, L) = A H^(F+2) ^ C_1 H^(F+1) ^ ... ^ C_F H^2 ^ L H: their
 ; products go into LO/MI/HI now ([A | L] times [H^(F+2) | H^1], lanes 0 and 1, no reduction),
-; S stays zero, and the final GHASH adds the F message blocks with H^(F+1)..H^2 (GF_PRE moves
-; FH_ROWS one power up) before its one reduction. The AAD's own multiply-and-reduce chain and
-; the length block's placement leave the path from the last AES round to the tag, and F = 0 mod
-; 4 blocks need no zmm for L. LO/MI/HI are idle until the final GHASH (no group is pending).
+; S stays zero, and the final GHASH adds the F message blocks with H^(F+1)..H^2 before its one
+; reduction: the AAD's own multiply-and-reduce chain leaves the path from the last AES round to
+; the tag. LO/MI/HI are idle until the final GHASH (no group is pending). GF_AL = 1.
 ; Clobbers rax, rdx, k1, zmm20, zmm21, zmm30, zmm31.
 %macro PRE_HASH 0
         mov     eax, 0xFFFF
@@ -625,7 +635,26 @@ section .text
         vpclmulqdq ymm17, ymm20, ymm30, 0x00            ; LO
         vpclmulqdq ymm19, ymm20, ymm30, 0x11            ; HI
         vpclmulqdq ymm18, ymm21, ymm31, 0x00            ; MI (Karatsuba)
-        mov     qword [rsp + GF_PRE], 16
+        mov     qword [rsp + GF_AL], 1
+%endmacro
+
+; LEN_HASH: the length block L (rbx message bytes, r11 AAD bytes) times H^1 as the first
+; LO/MI/HI (lane 0) of a whole-message call's final GHASH, for F = 0 mod 4 final blocks: placed
+; among them, L would need a zmm input of its own (three more products after the last pass);
+; apart, it needs nothing from the message and runs beside the last pass. (Otherwise L takes
+; the free lane of the last input: .len_place.) Clobbers rax, zmm20, zmm21, zmm30, zmm31.
+%macro LEN_HASH 0
+        lea     rax, [rbx * 8]
+        vmovq   xmm21, rax
+        lea     rax, [r11 * 8]
+        vpinsrq xmm21, xmm21, rax, 1                    ; L, V form {len bits, aad bits}
+        vmovdqu64 xmm30, [rdi + HPOW(1)]
+        vmovdqu64 xmm31, [rdi + HKAR(1)]
+        vpshufd xmm20, xmm21, 0x4e
+        vpxorq  xmm20, xmm20, xmm21                     ; l0 ^ l1 in both qwords
+        vpclmulqdq xmm17, xmm21, xmm30, 0x00            ; LO
+        vpclmulqdq xmm19, xmm21, xmm30, 0x11            ; HI
+        vpclmulqdq xmm18, xmm20, xmm31, 0x00            ; MI (Karatsuba)
 %endmacro
 
 ; H33: H^33 = H^32 * H in the key's form, and its Karatsuba operand, into the frame
@@ -695,7 +724,8 @@ mbgcmi_avx512_by32_gcm:
         vpxorq  xmm16, xmm16, xmm16
         mov     qword [rsp + GF_MODE], 0                ; the full tag to tag[16]
 .common:
-        mov     qword [rsp + GF_PRE], 0
+        mov     qword [rsp + GF_PRE], 16
+        mov     qword [rsp + GF_AL], 0
         cmp     rbx, PRE_MAX
         ja      .no_pre
         cmp     r11, 16
@@ -789,7 +819,6 @@ mbgcmi_avx512_by32_gcm:
 .no_tail:
         mov     r10d, r14d
         shl     r10d, 5                                 ; F = 32 if a whole group waits, else 0
-        vpxorq  G_8, G_8, G_8
         test    r14d, r14d
         jnz     .final
         vpxorq  G_0, G_0, G_0
@@ -798,35 +827,40 @@ mbgcmi_avx512_by32_gcm:
         mov     eax, [rdi + KEY_ROUNDS]
         AES_W   0, 0, 1                                 ; no message block: J0 alone
 .final:
-        cmp     qword [rsp + GF_PRE], 0
-        jne     .pre_final
-        vpxorq  xmm17, xmm17, xmm17                     ; LO/MI/HI from zero (FH_FIRST adds)
-        vpxorq  xmm18, xmm18, xmm18
-        vpxorq  xmm19, xmm19, xmm19
-        mov     edx, r10d                               ; N = F (ctr ops)
+        mov     edx, r10d                               ; F: the length block is not among them
         cmp     dword [rsp + GF_MODE], 2
-        je      .placed
-        ; the length block at position F: byte order [aad bits | message bits] into lane F%4
-        ; of G(F/4); N = F + 1
-        mov     rax, rbx
-        shl     rax, 3                                  ; bit lengths: < 2^64 (validated)
-        mov     rdx, r11
-        shl     rdx, 3
+        je      .final_ctr
+        cmp     dword [rsp + GF_AL], 0
+        jne     .final_go                               ; PRE_HASH: A and L are in LO/MI/HI
+        test    edx, edx
+        jz      .len_only
+        test    edx, 3
+        jnz     .len_place
+        LEN_HASH                                        ; F = 0 mod 4: one zmm input fewer
+.final_go:
+        cmp     r14d, 2
+        je      .fh_pass                                ; decrypting: in the tail's pass
+        FINAL_HASH 1
+        jmp     .hashed
+.len_place:
+        ; F not a multiple of 4: the length block takes the free lane F % 4 of G(F/4) (byte
+        ; order, as the blocks), where the powers from H^(F+1) down give it H^1
+        lea     rax, [rbx * 8]
         vmovq   xmm21, rax
-        vpinsrq xmm21, xmm21, rdx, 1                    ; V form {len bits, aad bits}
+        lea     rax, [r11 * 8]
+        vpinsrq xmm21, xmm21, rax, 1                    ; V form {len bits, aad bits}
         vpshufb xmm21, xmm21, xmm13                     ; byte order
         vshufi64x2 zmm21, zmm21, zmm21, 0x00            ; in every lane
-        mov     eax, r10d
+        mov     eax, edx
         and     eax, 3
         add     eax, eax
-        mov     edx, 3
-        shlx    eax, edx, eax
-        kmovw   k1, eax                                 ; qword mask of lane F%4
-        lea     edx, [r10 + 1]
-        mov     eax, r10d
-        shr     eax, 2                                  ; input F/4 (0..8)
+        mov     r9d, 3
+        shlx    eax, r9d, eax
+        kmovw   k1, eax                                 ; qword mask of lane F % 4
+        mov     eax, edx
+        shr     eax, 2                                  ; input F / 4 (0..7)
 %assign _p 0
-%rep 9
+%rep 8
         cmp     eax, _p
         jne     .np %+ _p
         vpxorq  G_ %+ _p {k1}, G_ %+ _p, zmm21
@@ -835,27 +869,26 @@ mbgcmi_avx512_by32_gcm:
 %assign _p _p + 1
 %endrep
 .placed:
+        cmp     r14d, 2
+        jne     .hash_set
+        vpxorq  xmm17, xmm17, xmm17                     ; decrypting: FH_PART adds to zero
+        vpxorq  xmm18, xmm18, xmm18
+        vpxorq  xmm19, xmm19, xmm19
+        jmp     .fh_pass
+.len_only:
+        ; no final block (a decrypting bulk hashed them all, or an empty message): S = (S ^ L) H
+        lea     rax, [rbx * 8]
+        vmovq   xmm4, rax
+        lea     rax, [r11 * 8]
+        vpinsrq xmm4, xmm4, rax, 1                      ; L, V form {len bits, aad bits}
+        vpshufb xmm4, xmm4, xmm13                       ; byte order, as GHASH1 takes it
+        GHASH1  xmm4
+        jmp     .hashed
+.final_ctr:
         test    edx, edx
         jz      .hashed                                 ; ctr op without blocks
-        cmp     r14d, 2
-        je      .fh_pass
-        cmp     edx, 1
-        jne     .hash_n
-        GHASH1  xmm4                                    ; one block (the length block after a
-        jmp     .hashed                                 ; decrypting bulk): xmm, no lane fold
-.hash_n:
-        FINAL_HASH
-        jmp     .hashed
-.pre_final:
-        mov     edx, r10d                               ; N = F: A and L are in LO/MI/HI
-        test    edx, edx
-        jz      .pre_reduce
-        cmp     r14d, 2
-        je      .fh_pass                                ; decrypting: in the tail's pass
-        jmp     .hash_n
-.pre_reduce:
-        vpternlogq zmm18, zmm17, zmm19, 0x96            ; no message: A and L alone
-        GH_W_REDUCE_SB
+.hash_set:
+        FINAL_HASH 0                                    ; LO/MI/HI from G0's products
         jmp     .hashed
 .fh_pass:
         mov     eax, [rdi + KEY_ROUNDS]
