@@ -711,7 +711,8 @@ global mbgcmi_avx512_by32_gcm12:function hidden
 mbgcmi_avx512_by32_gcm12:
         FRAME_ENTER GF32_SIZE, 64
         GCM12_ARGS
-        SETUP
+        vmovdqa64 zmm13, [BSWAP]                        ; (SETUP without by16's power rows:
+        vmovdqa64 zmm14, [POLY]                         ; zmm24-27 are B4..B7 here)
         vpxorq  xmm16, xmm16, xmm16
         mov     qword [rsp + GF_MODE], 1                ; the tag handled here
         jmp     mbgcmi_avx512_by32_gcm.common
@@ -720,7 +721,8 @@ global mbgcmi_avx512_by32_gcm:function hidden
 mbgcmi_avx512_by32_gcm:
         FRAME_ENTER GF32_SIZE, 64
         GCM_ARGS
-        SETUP
+        vmovdqa64 zmm13, [BSWAP]
+        vmovdqa64 zmm14, [POLY]
         vpxorq  xmm16, xmm16, xmm16
         mov     qword [rsp + GF_MODE], 0                ; the full tag to tag[16]
 .common:
