@@ -19,8 +19,9 @@
 ;
 ; Why AVX2 and not AVX-512: this is the path for CPUs with VAES/VPCLMULQDQ but no AVX-512 (AMD
 ; Zen 3, Intel Alder Lake): 16 vector registers, no opmasks, no byte-masked loads or stores.
-; Partial blocks are therefore bounced through a 16-byte stack slot (arch/x86/include/bounce.inc):
-; never a wide access past the end of a buffer.
+; Partial blocks are therefore loaded with two overlapping scalar loads (LOAD_N) and stored
+; through a 16-byte stack slot (COPY_N; arch/x86/include/bounce.inc): never a wide access past
+; the end of a buffer.
 ;
 ; Counters (the Gueron-Krasnov counter trick, in vector form): round key 0 is folded once per
 ; call into the 96 constant bits of the counter block, ZK = (ctr with its counter word cleared)
@@ -595,10 +596,8 @@ mbgcmi_avx2_gcm:
         mov     r12, r11
         and     r12, 15
         jz      .aad_done
-        vpxor   xmm0, xmm0, xmm0
-        vmovdqa [rsp + F_B0], xmm0
-        lea     r13, [rsp + F_B0]
-        COPY_N  r13, r10, r12, r9, r14, r15
+        LOAD_N  xmm0, r10, r12, r9, r14, r15
+        vmovdqa [rsp + F_B0], xmm0                      ; one 16-byte store: forwarded
         GH_GROUP 1, rsp + F_B0
 .aad_done:
         ; message: counters from J0 + 1
@@ -679,19 +678,13 @@ mbgcmi_avx2_gcm:
         test    r12, r12
         jz      .st_done                                ; block 2fp+1: none (odd t, no partial)
         add     rsi, 16
-        lea     rdx, [rsp + F_B0]
-        vmovdqa [rdx], xmm0
-        COPY_N  rdx, rsi, r12, r10, r14, r15
-        vmovdqa xmm1, [rsp + F_B0]
+        LOAD_N  xmm1, rsi, r12, r10, r14, r15
         vmovdqa [rsp + F_TI + 16], xmm1
         jmp     .st_done
 .st_part0:
         test    r12, r12
         jz      .st_done                                ; no special pair
-        lea     rdx, [rsp + F_B0]
-        vmovdqa [rdx], xmm0
-        COPY_N  rdx, rsi, r12, r10, r14, r15
-        vmovdqa xmm1, [rsp + F_B0]
+        LOAD_N  xmm1, rsi, r12, r10, r14, r15
         vmovdqa [rsp + F_TI], xmm1
 .st_done:
         cmp     dword [rsp + F_DEC], 0
@@ -870,10 +863,12 @@ mbgcmi_avx2_gcm:
 ;     pair 0 and C(2j-1), C(2j) in pair j: the same lanes as the key stream, so each pair's
 ;     GHASH input is the pair just xored (encrypt) or just loaded (decrypt), straight from the
 ;     registers, one 32-byte power load [H^(m-2j), H^(m-2j-1)] per pair, one reduction.
-;   - The end pair (the first pair j_e that is not two full message blocks) is staged on the
-;     stack (F_STI: its input bytes, zero-padded; F_SKS: its output, masked to the message's
-;     bytes) and copied byte-exactly (COPY_N); L takes its lane 1 when it has one message block
-;     at most, else L is hashed alone with H^1 (xmm).
+;   - The end pair (the first pair j_e that is not two full message blocks): its input bytes
+;     loaded into a register by LOAD_N (bounce.inc: two overlapping scalar loads, zero-padded,
+;     no stack slot: a 16-byte load of narrower stores would wait for them to reach the cache),
+;     its output staged on the stack (F_SKS, masked to the message's bytes) and copied
+;     byte-exactly (COPY_N); a partial AAD block is loaded the same way. L takes its lane 1
+;     when it has one message block at most, else L is hashed alone with H^1 (xmm).
 ; Above 16 blocks the same pairs run as several passes (.s_front): pairs 0..7 (E_K(J0), A,
 ; C0..C14: always full) hashed with H^16..H^1 and reduced to Y, the GHASH state after those 16
 ; blocks; then, while more than 32 blocks remain, a middle pass of 16 full blocks whose GHASH
@@ -895,12 +890,9 @@ mbgcmi_avx2_gcm:
 ;   ymm12    ZK during the pass; GHASH scratch after it   ymm13 round key; then the pair hashed
 ;   ymm14    BSWAP   ymm15 E_K(J0) (xmm) after the pass
 ;   ymm1-3   after the pairs: L (V form), the end pair's input, scratch
-;   stack    F_SA the AAD bounce, F_SETAG the expected tag, F_STI, F_SKS, F_STB the tag bounce,
-;            F_SZK; F_SLEN the length (public: the long path's public F_PEND slot); all wiped,
+;   stack    F_SETAG the expected tag, F_SKS, F_STB the tag bounce, F_SZK; F_SLEN the length (public: the long path's public F_PEND slot); all wiped,
 ;            no secret slot overlaps the long path's public slots
-%define F_SA    0               ; 16: the AAD, bounced and zero-padded
 %define F_SETAG 16              ; 16: decrypt: the expected tag, zero-padded
-%define F_STI   32              ; 32: the end pair's input, zero-padded
 %define F_STB   64              ; 16: the tag, bounced (tag_len < 16)
 %define F_SKS   96              ; 32: the end pair's output, masked
 %define F_SLEN  80              ; 8: len (public; the long path's F_PEND slot, also public)
@@ -1080,24 +1072,18 @@ mbgcmi_avx2_gcm:
         S_LEN
         test    r13, r13
         jz      %%lone                                  ; only L is left
-        vpxor   xmm2, xmm2, xmm2
-        vmovdqa [rsp + F_STI], ymm2
         cmp     r13, 16
         jb      %%st_lt16
-        vmovdqu xmm3, [r8]
-        vmovdqa [rsp + F_STI], xmm3
+        vmovdqu xmm2, [r8]                              ; (the upper lane zero)
         je      %%st_done
-        lea     rdx, [rsp + F_STI + 16]
         lea     rax, [r8 + 16]
         lea     rcx, [r13 - 16]
-        COPY_N  rdx, rax, rcx, r10, r14, r15
+        LOAD_N  xmm3, rax, rcx, r10, r14, r15
+        vinserti128 ymm2, ymm2, xmm3, 1
         jmp     %%st_done
 %%st_lt16:
-        lea     rdx, [rsp + F_STI]
-        COPY_N  rdx, r8, r13, r10, r14, r15
+        LOAD_N  xmm2, r8, r13, r10, r14, r15
 %%st_done:
-        vmovdqa xmm2, [rsp + F_STI]                     ; two 16-byte loads: the stores were
-        vinserti128 ymm2, ymm2, [rsp + F_STI + 16], 1   ; 16 bytes or narrower
         vpxor   ymm0, ymm0, ymm2
         lea     r10, [SMASK + 32]
         sub     r10, r13
@@ -1137,11 +1123,7 @@ mbgcmi_avx2_gcm:
         S_LEN
         test    r9, r9
         jz      %%empty
-        vpxor   xmm2, xmm2, xmm2
-        vmovdqa [rsp + F_STI], xmm2
-        lea     rdx, [rsp + F_STI]
-        COPY_N  rdx, r8, r9, r10, r14, r15
-        vmovdqa xmm2, [rsp + F_STI]
+        LOAD_N  xmm2, r8, r9, r10, r14, r15
         vextracti128 xmm3, ymm0, 1
         vpxor   xmm3, xmm3, xmm2
         lea     r10, [SMASK + 32]
@@ -1217,10 +1199,7 @@ gcm12_short:
         vmovdqu xmm9, [rdx]
         jmp     .s_aad_done
 .s_aad_part:
-        vmovdqa [rsp + F_SA], xmm9
-        lea     r13, [rsp + F_SA]
-        COPY_N  r13, rdx, r11, r10, r14, r15
-        vmovdqa xmm9, [rsp + F_SA]
+        LOAD_N  xmm9, rdx, r11, r10, r14, r15
 .s_aad_done:
         ; decrypt: the expected tag, read before any output is written (it may lie in out)
         test    ecx, 0x100
