@@ -4,7 +4,7 @@
  * BMI1/2), with OS AVX-512 state. Jobs with a 12-byte IV and at most 16 bytes of AAD up to 256
  * bytes, and GMAC jobs up to 256 bytes of AAD, go to the short-job kernel; other jobs under 129
  * bytes to the four-lane kernel; longer jobs run single-stream through the by-16 kernel, a
- * burst's 12-byte-IV jobs pipelined in one call. One-shot messages of at most 128 bytes (12-byte
+ * burst's 12-byte-IV jobs pipelined in one call. One-shot messages of at most 144 bytes (12-byte
  * IV, AAD <= 16) take the avx2 arch's short path. The thresholds were measured: docs/design.md,
  * "Hybrid scheduling", and docs/perf.md.
  *
@@ -20,12 +20,13 @@
 
 #include <string.h>
 
-/* One message with a 12-byte IV (struct mbgcmi_gcm_ops.whole12): up to 128 bytes with at most
+/* One message with a 12-byte IV (struct mbgcmi_gcm_ops.whole12): up to 144 bytes with at most
    16 bytes of AAD through the avx2 arch's short path (one ymm pass with E_K(J0) in it, one
-   aggregated GHASH: less fixed cost than the zmm kernels' entry, measured faster up to about
-   192 bytes on the Zen 5 guest; every avx512 CPU has what the avx2 arch requires), else the
-   variant's zmm kernel. Lengths are public. */
-#define SMALL12_MAX 128
+   aggregated GHASH: less fixed cost than the zmm kernels' entry; every avx512 CPU has what the
+   avx2 arch requires), else the variant's zmm kernel. On the Zen 5 guest the by32 kernel, which
+   hashes a short message's AAD and length blocks at entry, decrypts faster from about 100
+   bytes and encrypts faster from about 160 (docs/perf.md). Lengths are public. */
+#define SMALL12_MAX 144
 #define GCM12_SMALL_FIRST(name, wide)                                                           \
     static int name(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,          \
                     size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,  \
