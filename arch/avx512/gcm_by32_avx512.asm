@@ -64,7 +64,7 @@
 ;   zmm12 CTR  zmm13 BSWAP  zmm14 POLY  xmm15 J0 -> E_K(J0)  xmm16 S  zmm17-19 LO/MI/HI (after
 ;   PRE_HASH they hold its products until the final GHASH adds to them)
 ;   zmm20-21 scratch (reduction)  zmm22 round key  xmm23 the expected tag (gcm12 decrypt)
-;   zmm28 the final GHASH's ninth input; zmm28-31 scratch of the GHASH steps
+;   zmm28-31 scratch of the GHASH steps
 ;   The AAD is hashed before the body (gcm_wide.inc's GHASH_AAD: zmm8-11, zmm17-21).
 ; Frame: gcm_wide.inc's GF_J0, GF_DEC, GF_MODE (here also 2: the ctr ops) and GF_H33,
 ; GF_K33, GF_RK64, GF_PRE below. Every vector register used is cleared, the frame's key-derived slots wiped,
