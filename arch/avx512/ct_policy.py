@@ -54,8 +54,8 @@ POLICY = {
         public_mem=[KEY_ROUNDS, ARGS_RBP,
                     ('rsp', 16, 8, 'GF_DEC (direction)'),
                     ('rsp', 24, 8, 'GF_MODE (0: full tag out; 1: gcm12; 2: the ctr ops)'),
-                    ('rsp', 1024, 16, 'GF_PRE, GF_AL (16 when the length block is hashed '
-                     'apart, 1 when PRE_HASH ran: decided by the lengths)'),
+                    ('rsp', 1024, 8, 'GF_PRE (16 in the whole-message calls, whose length '
+                     'block takes H^1 apart from the final GHASH\'s powers; 0 in the ctr ops)'),
                     ('r12', 0, 16, 'the first counter block: J0 (IV-derived) or the ctr '
                      'op\'s counter, public: its last byte starts the wrap test, its last '
                      'dword gives the next counter')],

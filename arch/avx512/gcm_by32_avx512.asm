@@ -94,7 +94,6 @@ section .text
 %define GF_RK64    64                   ; 15 x 64: the round keys, broadcast (the bulk loop)
 %define GF_PRE     1024                 ; 8: 16 in the whole-message calls (the length block is
                                         ; hashed apart: FINAL_HASH's powers one up), 0 ctr ops
-%define GF_AL      1032                 ; 8: 1 when PRE_HASH hashed the AAD and length blocks
 %define GF32_SIZE  1088
 %define PRE_MAX    480                  ; PRE_HASH: messages of at most 30 blocks (no whole group)
 
@@ -603,13 +602,32 @@ section .text
 %endif
 %endmacro
 
+; LEN_V x: the length block in xmm x, V form {message bits, AAD bits} (rbx message bytes, r11
+; AAD bytes: bit lengths < 2^64, validated); byte-reflected it is the block's byte order.
+; Clobbers rax.
+%macro LEN_V 1
+        lea     rax, [rbx * 8]
+        vmovq   %1, rax
+        lea     rax, [r11 * 8]
+        vpinsrq %1, %1, rax, 1
+%endmacro
+
+; PRE_OK not: jump to |not| unless the message takes PRE_HASH (decided by its lengths only, so
+; the entry and the final GHASH ask the same question)
+%macro PRE_OK 1
+        cmp     rbx, PRE_MAX
+        ja      %1
+        cmp     r11, 16
+        ja      %1
+%endmacro
+
 ; PRE_HASH: a message without whole groups (rbx <= PRE_MAX: F <= 30 blocks) and with at most 16
 ; bytes of AAD (r10, r11). Its AAD block A (zero-padded) and its length block L are known at
 ; entry, and GHASH(A, C_1..C_F, L) = A H^(F+2) ^ C_1 H^(F+1) ^ ... ^ C_F H^2 ^ L H: their
 ; products go into LO/MI/HI now ([A | L] times [H^(F+2) | H^1], lanes 0 and 1, no reduction),
 ; S stays zero, and the final GHASH adds the F message blocks with H^(F+1)..H^2 before its one
 ; reduction: the AAD's own multiply-and-reduce chain leaves the path from the last AES round to
-; the tag. LO/MI/HI are idle until the final GHASH (no group is pending). GF_AL = 1.
+; the tag. LO/MI/HI are idle until the final GHASH (no group is pending).
 ; Clobbers rax, rdx, k1, zmm20, zmm21, zmm30, zmm31.
 %macro PRE_HASH 0
         mov     eax, 0xFFFF
@@ -617,10 +635,7 @@ section .text
         kmovw   k1, eax
         vmovdqu8 xmm20{k1}{z}, [r10]                    ; A, byte order
         vpshufb xmm20, xmm20, xmm13
-        lea     rax, [rbx * 8]
-        vmovq   xmm21, rax
-        lea     rax, [r11 * 8]
-        vpinsrq xmm21, xmm21, rax, 1                    ; L, V form {len bits, aad bits}
+        LEN_V   xmm21                                   ; L
         vinserti32x4 ymm20, ymm20, xmm21, 1             ; [A | L]
         lea     eax, [rbx + 15]
         and     eax, -16                                ; 16 F
@@ -635,7 +650,6 @@ section .text
         vpclmulqdq ymm17, ymm20, ymm30, 0x00            ; LO
         vpclmulqdq ymm19, ymm20, ymm30, 0x11            ; HI
         vpclmulqdq ymm18, ymm21, ymm31, 0x00            ; MI (Karatsuba)
-        mov     qword [rsp + GF_AL], 1
 %endmacro
 
 ; LEN_HASH: the length block L (rbx message bytes, r11 AAD bytes) times H^1 as the first
@@ -644,10 +658,7 @@ section .text
 ; apart, it needs nothing from the message and runs beside the last pass. (Otherwise L takes
 ; the free lane of the last input: .len_place.) Clobbers rax, zmm20, zmm21, zmm30, zmm31.
 %macro LEN_HASH 0
-        lea     rax, [rbx * 8]
-        vmovq   xmm21, rax
-        lea     rax, [r11 * 8]
-        vpinsrq xmm21, xmm21, rax, 1                    ; L, V form {len bits, aad bits}
+        LEN_V   xmm21                                   ; L
         vmovdqu64 xmm30, [rdi + HPOW(1)]
         vmovdqu64 xmm31, [rdi + HKAR(1)]
         vpshufd xmm20, xmm21, 0x4e
@@ -727,11 +738,7 @@ mbgcmi_avx512_by32_gcm:
         mov     qword [rsp + GF_MODE], 0                ; the full tag to tag[16]
 .common:
         mov     qword [rsp + GF_PRE], 16
-        mov     qword [rsp + GF_AL], 0
-        cmp     rbx, PRE_MAX
-        ja      .no_pre
-        cmp     r11, 16
-        ja      .no_pre
+        PRE_OK  .no_pre
         PRE_HASH
         jmp     .aad_done
 .no_pre:
@@ -832,8 +839,9 @@ mbgcmi_avx512_by32_gcm:
         mov     edx, r10d                               ; F: the length block is not among them
         cmp     dword [rsp + GF_MODE], 2
         je      .final_ctr
-        cmp     dword [rsp + GF_AL], 0
-        jne     .final_go                               ; PRE_HASH: A and L are in LO/MI/HI
+        PRE_OK  .len_apart
+        jmp     .final_go                               ; PRE_HASH: A and L are in LO/MI/HI
+.len_apart:
         test    edx, edx
         jz      .len_only
         test    edx, 3
@@ -847,10 +855,7 @@ mbgcmi_avx512_by32_gcm:
 .len_place:
         ; F not a multiple of 4: the length block takes the free lane F % 4 of G(F/4) (byte
         ; order, as the blocks), where the powers from H^(F+1) down give it H^1
-        lea     rax, [rbx * 8]
-        vmovq   xmm21, rax
-        lea     rax, [r11 * 8]
-        vpinsrq xmm21, xmm21, rax, 1                    ; V form {len bits, aad bits}
+        LEN_V   xmm21
         vpshufb xmm21, xmm21, xmm13                     ; byte order
         vshufi64x2 zmm21, zmm21, zmm21, 0x00            ; in every lane
         mov     eax, edx
@@ -879,10 +884,7 @@ mbgcmi_avx512_by32_gcm:
         jmp     .fh_pass
 .len_only:
         ; no final block (a decrypting bulk hashed them all, or an empty message): S = (S ^ L) H
-        lea     rax, [rbx * 8]
-        vmovq   xmm4, rax
-        lea     rax, [r11 * 8]
-        vpinsrq xmm4, xmm4, rax, 1                      ; L, V form {len bits, aad bits}
+        LEN_V   xmm4
         vpshufb xmm4, xmm4, xmm13                       ; byte order, as GHASH1 takes it
         GHASH1  xmm4
         jmp     .hashed
