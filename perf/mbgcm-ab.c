@@ -28,7 +28,10 @@
 
 #include "mbgcm.h"
 
-enum { MAX_LIBS = 8, NSLOTS = 64, MAX_BURST = 64, TAG = 16 };
+enum { MAX_LIBS = 8, NSLOTS = 64, IMIX_SLOTS = 192, MAX_BURST = 64, TAG = 16 };
+#define SIZE_IMIX ((size_t)0 - 1) /* --sizes imix */
+/* 7 x 64, 4 x 594, 1 x 1518 in mbgcm-bench's interleaved order */
+static const size_t imix_pattern[12] = {64, 594, 64, 64, 1518, 64, 594, 64, 594, 64, 64, 594};
 
 typedef int (*key_init_fn)(mbgcm_key *, const void *, size_t);
 typedef mbgcm_mgr *(*mgr_new_fn)(const mbgcm_config *);
@@ -70,7 +73,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mbgcm-ab [options] LIB_A.so LIB_B.so [more .so, up to %d]\n"
-            "  --sizes LIST   message bytes (default 1420)\n"
+            "  --sizes LIST   message bytes (default 1420); 'imix': 7:4:1 of 64/594/1518 bytes\n"
+            "                 in mbgcm-bench's order over %d slots (needs --burst 12k)\n"
             "  --bits LIST    128,256 (default both)\n"
             "  --dirs LIST    enc,dec (default enc)\n"
             "  --api LIST     burst,oneshot (default both): mbgcm_submit_burst of N jobs, or N\n"
@@ -84,7 +88,7 @@ static void usage(FILE *f)
             "                 parts of a kernel deleted, to time what is left); A is checked\n"
             "Prints per point and library the minimum, 10th percentile and median ns per\n"
             "message over the batches, and each library's p10 against the first's.\n",
-            MAX_LIBS, MAX_BURST, NSLOTS, NSLOTS);
+            MAX_LIBS, IMIX_SLOTS, MAX_BURST, NSLOTS, NSLOTS);
 }
 
 static uint64_t ticks(void)
@@ -137,13 +141,14 @@ static void load(struct lib *l)
     }
 }
 
-/* the workload of one point: NSLOTS messages at offsets 24 * j mod 64 */
+/* the workload of one point: NSLOTS messages (IMIX_SLOTS for imix) at offsets 24 * j mod 64 */
 struct work {
-    size_t len;
+    unsigned nslots;
+    size_t len[IMIX_SLOTS];
     int dec;
     mbgcm_key *keys;
-    uint8_t *pt[NSLOTS], *ct[NSLOTS], *in[NSLOTS], *out[NSLOTS], *ref[NSLOTS];
-    uint8_t iv[NSLOTS][12], aad[NSLOTS][64], tag[NSLOTS][TAG], otag[NSLOTS][TAG];
+    uint8_t *pt[IMIX_SLOTS], *ct[IMIX_SLOTS], *in[IMIX_SLOTS], *out[IMIX_SLOTS], *ref[IMIX_SLOTS];
+    uint8_t iv[IMIX_SLOTS][12], aad[IMIX_SLOTS][64], tag[IMIX_SLOTS][TAG], otag[IMIX_SLOTS][TAG];
 };
 
 static uint8_t *buf(size_t len, unsigned j)
@@ -177,7 +182,7 @@ static int batch(struct lib *l, struct work *w, int api_burst, unsigned s0, unsi
     if (api_burst) {
         memset(jobs, 0, sizeof *jobs * n);
         for (unsigned q = 0; q < n; q++) {
-            const unsigned s = (s0 + q) % NSLOTS;
+            const unsigned s = (s0 + q) % w->nslots;
             mbgcm_job *j = &jobs[q];
             j->key = &w->keys[s % opt.keys];
             j->dir = w->dec ? MBGCM_DECRYPT : MBGCM_ENCRYPT;
@@ -187,7 +192,7 @@ static int batch(struct lib *l, struct work *w, int api_burst, unsigned s0, unsi
             j->aad_len = opt.aad;
             j->src = w->in[s];
             j->dst = w->out[s];
-            j->len = w->len;
+            j->len = w->len[s];
             j->tag = w->dec ? w->tag[s] : w->otag[s];
             j->tag_len = TAG;
         }
@@ -195,9 +200,9 @@ static int batch(struct lib *l, struct work *w, int api_burst, unsigned s0, unsi
     }
     int bad = 0;
     for (unsigned q = 0; q < n; q++) {
-        const unsigned s = (s0 + q) % NSLOTS;
+        const unsigned s = (s0 + q) % w->nslots;
         bad |= (w->dec ? l->decrypt : l->encrypt)(&w->keys[s % opt.keys], w->iv[s], 12,
-                                                   w->aad[s], opt.aad, w->in[s], w->len,
+                                                   w->aad[s], opt.aad, w->in[s], w->len[s],
                                                    w->out[s], w->dec ? w->tag[s] : w->otag[s],
                                                    TAG);
     }
@@ -210,14 +215,17 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void point(struct lib *libs, int nl, size_t len, unsigned bits, int dec, int api_burst,
+static void point(struct lib *libs, int nl, size_t size, unsigned bits, int dec, int api_burst,
                   double tpn)
 {
     struct work *w = calloc(1, sizeof *w);
     if (w == NULL || (w->keys = aligned_alloc(64, sizeof(mbgcm_key) * opt.keys)) == NULL) {
         die("%s", "out of memory");
     }
-    w->len = len;
+    w->nslots = size == SIZE_IMIX ? IMIX_SLOTS : NSLOTS;
+    for (unsigned s = 0; s < w->nslots; s++) {
+        w->len[s] = size == SIZE_IMIX ? imix_pattern[s % 12] : size;
+    }
     w->dec = dec;
     uint8_t raw[32];
     for (unsigned k = 0; k < opt.keys; k++) {
@@ -233,7 +241,8 @@ static void point(struct lib *libs, int nl, size_t len, unsigned bits, int dec, 
             }
         }
     }
-    for (unsigned s = 0; s < NSLOTS; s++) {
+    for (unsigned s = 0; s < w->nslots; s++) {
+        const size_t len = w->len[s];
         w->pt[s] = buf(len, s), w->ct[s] = buf(len, s), w->out[s] = buf(len, s);
         w->ref[s] = buf(len, s);
         fill(w->pt[s], len);
@@ -248,17 +257,18 @@ static void point(struct lib *libs, int nl, size_t len, unsigned bits, int dec, 
     mbgcm_job jobs[MAX_BURST];
     /* every library must give the first one's output for every slot */
     for (int l = 0; l < nl; l++) {
-        for (unsigned s0 = 0; s0 < NSLOTS; s0 += opt.burst) {
-            const unsigned n = NSLOTS - s0 < opt.burst ? NSLOTS - s0 : opt.burst;
+        for (unsigned s0 = 0; s0 < w->nslots; s0 += opt.burst) {
+            const unsigned n = w->nslots - s0 < opt.burst ? w->nslots - s0 : opt.burst;
             for (unsigned q = 0; q < n; q++) {
-                memset(w->out[s0 + q], 0xA5, len);
+                memset(w->out[s0 + q], 0xA5, w->len[s0 + q]);
                 memset(w->otag[s0 + q], 0xA5, TAG);
             }
             if (batch(&libs[l], w, api_burst, s0, n, jobs) != 0 && !(l && opt.timing_only)) {
                 die("%s: a message of the workload failed", libs[l].path);
             }
         }
-        for (unsigned s = 0; s < NSLOTS; s++) {
+        for (unsigned s = 0; s < w->nslots; s++) {
+            const size_t len = w->len[s];
             if (l == 0 && !dec) {
                 memcpy(w->ref[s], w->out[s], len);
             }
@@ -287,10 +297,14 @@ static void point(struct lib *libs, int nl, size_t len, unsigned bits, int dec, 
                 die("%s: a message failed while timed", libs[l].path);
             }
         }
-        s0 = (s0 + opt.burst) % NSLOTS;
+        s0 = (s0 + opt.burst) % w->nslots;
     }
-    printf("AES-%u %s %6zu B %-7s", bits, dec ? "dec" : "enc", len,
-           api_burst ? "burst" : "oneshot");
+    if (size == SIZE_IMIX) {
+        printf("AES-%u %s   imix   %-7s", bits, dec ? "dec" : "enc", api_burst ? "burst" : "oneshot");
+    } else {
+        printf("AES-%u %s %6zu B %-7s", bits, dec ? "dec" : "enc", size,
+               api_burst ? "burst" : "oneshot");
+    }
     double p10_0 = 0;
     for (int l = 0; l < nl; l++) {
         qsort(libs[l].t, opt.trials, sizeof(uint64_t), cmp_u64);
@@ -308,7 +322,7 @@ static void point(struct lib *libs, int nl, size_t len, unsigned bits, int dec, 
     }
     printf("\n");
     fflush(stdout);
-    for (unsigned s = 0; s < NSLOTS; s++) {
+    for (unsigned s = 0; s < w->nslots; s++) {
         unbuf(w->pt[s], s), unbuf(w->ct[s], s), unbuf(w->out[s], s), unbuf(w->ref[s], s);
     }
     free(w->keys);
@@ -400,7 +414,10 @@ int main(int argc, char **argv)
     }
     char *sv, *bv, *dv, *av;
     for (char *s = strtok_r(opt.sizes, ",", &sv); s != NULL; s = strtok_r(NULL, ",", &sv)) {
-        const size_t len = num(s, 0, 1u << 20, "--sizes");
+        const size_t len = strcmp(s, "imix") == 0 ? SIZE_IMIX : num(s, 0, 1u << 20, "--sizes");
+        if (len == SIZE_IMIX && opt.burst % 12 != 0) {
+            die("--sizes imix needs a --burst that is a multiple of 12 (every batch the same mix)");
+        }
         char bits[sizeof opt.bits];
         strcpy(bits, opt.bits);
         for (char *b = strtok_r(bits, ",", &bv); b != NULL; b = strtok_r(NULL, ",", &bv)) {

@@ -3,7 +3,9 @@
  * test_mgr_pipeline.c — the burst path's pipelined single-stream kernel (avx512:
  * mbgcmi_avx512_gcm12_jobs through the scheduler), exhaustively over the classes that
  * shape its stitching, on every supported arch and "auto" (the path is taken only where the
- * arch's single-stream ops have jobs12; elsewhere the same bursts must still come out right).
+ * arch's single-stream ops have jobs12, for the jobs below their jobs12_enc_below /
+ * jobs12_dec_below limits; the burst runs its other 12-byte-IV jobs at once through whole12,
+ * and those bursts must come out just as right).
  *
  * The kernel runs up to 64 single-stream jobs with 12-byte IVs per call; job i's final GHASH
  * (F = 0..16 blocks + the length block) and its tag store or constant-time compare ride in the
@@ -68,7 +70,7 @@ struct pj {
 };
 
 struct cfg_count {
-    uint64_t pairs, bursts, jobs, pipelined, auth;
+    uint64_t pairs, bursts, jobs, pipelined, whole12, auth;
 };
 static struct cfg_count cc[TU_MGR_NCFG];
 
@@ -79,6 +81,7 @@ struct run {
     uint64_t thr;       /* threshold in force */
     int thr_default;    /* 1: the arch's default */
     int jobs12;         /* the arch's single-stream ops have the pipelined kernel */
+    const struct mbgcmi_gcm_ops *ops; /* those ops */
     tu_key *keys;       /* [3 sizes][2 objects]: keys[2 * size + obj] */
     char ctx[160];
 };
@@ -178,7 +181,13 @@ static const char *route_of(const struct run *R, const struct pj *p)
     if (sp->bad != TU_BAD_NONE) return "invalid";
     if (!tu_goes_single(R->m, R->thr, sp)) return "lanes or short";
     if ((uint64_t)sp->len < R->thr) return "single";
-    if (sp->iv_len == 12 && R->jobs12) return "pipelined";
+    if (sp->iv_len == 12 && R->ops != NULL && R->ops->whole12 != NULL) {
+        /* the burst gathers what the ops' limits give to jobs12 and runs the rest at once */
+        const size_t below = R->ops->jobs12 == NULL            ? 0
+                             : sp->dir == MBGCM_DECRYPT ? R->ops->jobs12_dec_below
+                                                        : R->ops->jobs12_enc_below;
+        return (size_t)sp->len < below ? "pipelined" : "whole12";
+    }
     return "single";
 }
 
@@ -210,7 +219,7 @@ static void run_burst(struct run *R, struct pj *p, unsigned n, const char *what)
 {
     mbgcm_job *bj = tu_xmalloc(n * sizeof *bj);
     unsigned want = 0;
-    uint64_t auth = 0, invalid = 0, single = 0, bytes = 0, pipelined = 0;
+    uint64_t auth = 0, invalid = 0, single = 0, bytes = 0, pipelined = 0, whole12 = 0;
     for (unsigned i = 0; i < n; i++) {
         const tu_tjob *t = p[i].t;
         tu_tjob_load(t, &bj[i], (void *)(uintptr_t)i, &R->r);
@@ -222,6 +231,7 @@ static void run_burst(struct run *R, struct pj *p, unsigned n, const char *what)
             bytes += t->sp.len;
             if (tu_goes_single(R->m, R->thr, &t->sp)) single++;
             pipelined += strcmp(route_of(R, &p[i]), "pipelined") == 0;
+            whole12 += strcmp(route_of(R, &p[i]), "whole12") == 0;
         }
     }
     mbgcm_stats s0, s1;
@@ -261,6 +271,7 @@ static void run_burst(struct run *R, struct pj *p, unsigned n, const char *what)
     cc[R->cfg].bursts++;
     cc[R->cfg].jobs += n;
     cc[R->cfg].pipelined += pipelined;
+    cc[R->cfg].whole12 += whole12;
     cc[R->cfg].auth += auth;
 }
 
@@ -517,6 +528,7 @@ static void pipeline_cfg(int cfg)
         memset(&R, 0, sizeof R);
         R.cfg = cfg;
         R.jobs12 = jobs12;
+        R.ops = tu_arch(arch) != NULL ? tu_arch(arch)->ops : NULL;
         char label[64];
         snprintf(label, sizeof label, "mgr_pipeline/%s/%s", tu_mgr_label(cfg),
                  thr_mode ? "default" : "thr0");
@@ -553,10 +565,12 @@ static void pipeline_cfg(int cfg)
     }
     print_message("%-7s pipelined kernel %s, thresholds 0 and default (%s): %zu ordered pairs "
                   "x 4 direction pairs x 2 thresholds (%llu pair runs), %llu bursts, %llu jobs "
-                  "(%llu on the pipelined path, %llu auth failures)\n",
+                  "(%llu on the pipelined path, %llu run at once through whole12, %llu auth "
+                  "failures)\n",
                   tu_mgr_label(cfg), jobs12 ? "yes" : "no", thr_s, NCLS * NCLS,
                   (unsigned long long)c->pairs, (unsigned long long)c->bursts,
                   (unsigned long long)c->jobs, (unsigned long long)c->pipelined,
+                  (unsigned long long)c->whole12,
                   (unsigned long long)c->auth);
 }
 

@@ -48,7 +48,18 @@ static const struct mbgcmi_gcm_ops ops = {
     .whole = mbgcmi_avx512_gcm,
     .whole12 = gcm12_by16,
     .jobs12 = mbgcmi_avx512_gcm12_jobs,
+    .jobs12_enc_below = SIZE_MAX,
+    .jobs12_dec_below = SIZE_MAX,
 };
+
+/* The by32 variant's bursts: by32 hashes a decrypt's final blocks inside its last AES pass
+   (they are its input), so decrypts have no idle GHASH to hide and run at once through by32,
+   as do encrypts of at least BY32_JOBS12_ENC_BELOW bytes. Shorter encrypts wait for by16's
+   pipelined call, where each job's final GHASH rides in the next job's first AES pass; that
+   wins up to about 576 bytes on the Zen 5 guest (docs/perf.md). */
+#ifndef BY32_JOBS12_ENC_BELOW
+#define BY32_JOBS12_ENC_BELOW 577
+#endif
 
 static const struct mbgcmi_gcm_ops ops_by32 = {
     .block = mbgcmi_avx_block,
@@ -57,7 +68,9 @@ static const struct mbgcmi_gcm_ops ops_by32 = {
     .ctr_dec = mbgcmi_avx512_by32_ctr_dec,
     .whole = mbgcmi_avx512_by32_gcm,
     .whole12 = gcm12_by32,
-    .jobs12 = mbgcmi_avx512_by32_jobs12,
+    .jobs12 = mbgcmi_avx512_gcm12_jobs,
+    .jobs12_enc_below = BY32_JOBS12_ENC_BELOW,
+    .jobs12_dec_below = 0,
 };
 
 /* by32 on AMD family 0x1A and later (two VAESENC zmm per cycle at latency 4: eight AES chains

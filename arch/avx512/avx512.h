@@ -40,9 +40,6 @@ int mbgcmi_avx512_by32_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, cons
                              size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
                              uint8_t *tag, size_t tag_len_dec);
 
-/* by32_jobs.c: the by32 variant's burst call (struct mbgcmi_gcm_ops.jobs12). */
-uint64_t mbgcmi_avx512_by32_jobs12(mbgcm_job *const *jobs, size_t n);
-
 /* gcm_x4_avx512.asm: the four-lane kernel (core/group.h's lane-kernel contract). */
 unsigned mbgcmi_avx512_lanes(struct mbgcmi_group *g);
 /* gcm_short_avx512.asm: the short-job kernel (core/group.h, mbgcmi_short_jobs_fn). */
