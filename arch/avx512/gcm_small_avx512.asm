@@ -1,0 +1,316 @@
+; SPDX-License-Identifier: BSD-3-Clause
+; gcm_small_avx512.asm — one short message with a 12-byte IV in one pass of zmm: the `avx512`
+; arch's one-shot path for messages of at most 480 bytes with at most 16 bytes of AAD
+; (arch_avx512.c decides which variant sends which lengths here; docs/perf.md has the
+; measurements).
+;
+; Why a kernel of its own: one such message is bound by latency, not by the ports. Its key
+; stream is a single AES pass (at most eight zmm of counter blocks and E_K(J0), each chain one
+; round per four cycles), and its GHASH can start only when that pass is over (encrypting) or
+; right away (decrypting: the input is the ciphertext). What the whole-message kernels add
+; around that, a frame, flags and branches for every length, slots to wipe, is a large share
+; of such a message. Here nothing touches the stack: the operands stay in registers from the
+; first load to the tag.
+;
+; The math. t = ceil(len / 16) message blocks, C_1..C_t (the last one zero-padded), A the AAD
+; block (zero-padded; zero without AAD), L the length block. GHASH(A, C_1..C_t, L) =
+; A H^(t+2) ^ C_1 H^(t+1) ^ ... ^ C_t H^2 ^ L H. A and L are known at entry: [A | L] times
+; [H^(t+2) | H^1] in one ymm starts the sums (t <= 30: H^32 is the key's highest power, hence
+; 480 bytes). Message zmm i (blocks 4i+1..4i+4) takes the
+; 64-byte power row at HPOW(t+1-4i) = [H^(t+1-4i) .. H^(t-2-4i)] (the key stores the powers
+; highest first); lanes past the message hold zero blocks, so whatever powers the row holds
+; there (the key struct's next bytes) add nothing. Karatsuba products, three per block: LO =
+; a0 b0, HI = a1 b1, MI = (a0 ^ a1)(b0 ^ b1) with the key's HKAR rows, summed over all blocks;
+; then MI ^= LO ^ HI, one Montgomery reduction per lane and a fold of the four lanes (as
+; gcm_wide.inc's GH_W_REDUCE_SB), T = E_K(J0) ^ S. The counter blocks are IV || BE32(c) with
+; c = 2..t+1 (at most 31: only the last byte is nonzero), so a whitened counter block is ZK ^
+; [0 .. 0 c] with ZK = (IV || 0) ^ rk0: one XOR with a constant row per zmm.
+;
+; CPU: AVX512F/BW/VL + VAES + VPCLMULQDQ + BMI2 (the `avx512` arch). ABI: System V.
+;
+; int mbgcmi_avx512_small12(const key *k, const uint8_t *iv, const uint8_t *aad,
+;                           size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+;                           uint8_t *tag, size_t tag_len_dec)
+;   As struct mbgcmi_gcm_ops.whole12 (core/gcm.h) for len <= 480 and aad_len <= 16 (the
+;   caller's routing guarantees both): encrypt writes the output and tag_len bytes of tag,
+;   returns 0; decrypt reads the expected tag before writing anything (it may lie in out),
+;   writes the output, compares tag_len bytes without an early exit and returns 1 when they
+;   differ (the caller zeroes out), else 0. in == out allowed.
+;
+; Register plan
+;   rdi k  rdx aad, then HPOW(t + 2)  rcx aad_len, then scratch  r8 in  r9 len  r10 out
+;   r11 tag  rsi tag_len | decrypt << 8 (after the IV is read)  eax scratch, rounds, result
+;   zmm0-3, zmm21-24  M_0..M_7, message zmm 0..7: counter blocks -> key stream -> output
+;   xmm4     J0 -> E_K(J0)      zmm5 ZK in every lane      zmm6 round key
+;   zmm7-10, zmm25-28  D_0..D_7, decrypt: the ciphertext, loaded before the pass
+;   zmm11 BSWAP  zmm12-14 LO/MI/HI  zmm15-19 scratch (reflected blocks, power rows, products)
+;   xmm20    the expected tag (decrypt)
+;   k1 the last message zmm's bytes  k2 the tag's bytes  k3 scratch
+;   All lengths, pointers and the direction are public. Every vector register used is cleared
+;   before returning; no stack slot is written.
+default rel
+%include "key.inc"
+
+section .rodata
+%include "consts.inc"
+; SCTR: the whitening-free part of counter blocks 2..33: byte 15 of lane l of row r is
+; 2 + 4r + l (everything else zero); SJ0 the same for J0 (counter 1)
+SCTR:
+%assign _r 0
+%rep 8
+%assign _l 0
+%rep 4
+                dd 0, 0, 0, (2 + 4 * _r + _l) << 24
+%assign _l _l + 1
+%endrep
+%assign _r _r + 1
+%endrep
+SJ0:            dd 0, 0, 0, 1 << 24
+
+section .text
+
+; message zmm i (M_i) and, decrypting, its ciphertext (D_i)
+%define M_0 zmm0
+%define M_1 zmm1
+%define M_2 zmm2
+%define M_3 zmm3
+%define M_4 zmm21
+%define M_5 zmm22
+%define M_6 zmm23
+%define M_7 zmm24
+%define D_0 zmm7
+%define D_1 zmm8
+%define D_2 zmm9
+%define D_3 zmm10
+%define D_4 zmm25
+%define D_5 zmm26
+%define D_6 zmm27
+%define D_7 zmm28
+
+; SR nz, instruction: one round (key in zmm6) on message zmm 0..nz-1 and on J0
+%macro SR 2
+%assign _j 0
+%rep %1
+        %2      M_ %+ _j, M_ %+ _j, zmm6
+%assign _j _j + 1
+%endrep
+        %2      xmm4, xmm4, xmm6
+%endmacro
+
+; SROUNDS nz: rounds 1..rounds (eax = 10, 12 or 14; the whitening is in the counter rows)
+%macro SROUNDS 1
+%assign _r 1
+%rep 9
+        vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * _r]
+        SR      %1, vaesenc
+%assign _r _r + 1
+%endrep
+        cmp     eax, 10
+        je      %%last
+        vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * 10]
+        SR      %1, vaesenc
+        vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * 11]
+        SR      %1, vaesenc
+        cmp     eax, 12
+        je      %%last
+        vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * 12]
+        SR      %1, vaesenc
+        vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * 13]
+        SR      %1, vaesenc
+%%last:
+        shl     eax, 4
+        add     rax, rdi                                ; the last round key: rk + 16 rounds
+        vbroadcasti32x4 zmm6, [rax + KEY_RK]
+        SR      %1, vaesenclast
+%endmacro
+
+; SGH i, X: message zmm i's blocks (byte order in X, zero past the message; X kept) times
+; the row at HPOW(t + 1 - 4i) = rdx + 16 + 64i into LO/MI/HI
+%macro SGH 2
+        vpshufb zmm15, %2, zmm11
+        vmovdqu64 zmm16, [rdx + 16 + 64 * (%1)]
+        vpshufd zmm18, zmm15, 0x4e
+        vpxorq  zmm18, zmm18, zmm15                     ; a0 ^ a1 in both qwords
+        vpclmulqdq zmm19, zmm15, zmm16, 0x00
+        vpxorq  zmm12, zmm12, zmm19
+        vpclmulqdq zmm19, zmm15, zmm16, 0x11
+        vpxorq  zmm14, zmm14, zmm19
+        vpclmulqdq zmm18, zmm18, [rdx + 16 + 64 * (%1) + KEY_HKAR - KEY_HPOW], 0x00
+        vpxorq  zmm13, zmm13, zmm18
+%endmacro
+
+; SBODY nz: the pass, the output and the message's products for nz message zmm (1..4); the
+; last one is partial under k1
+%macro SBODY 1
+%assign _nz %1
+        mov     ecx, r9d
+        sub     ecx, 64 * (_nz - 1)                     ; the last zmm's bytes, 1..64
+        mov     rax, -1
+        bzhi    rax, rax, rcx
+        kmovq   k1, rax
+%assign _i 0
+%rep _nz
+        vpxorq  M_ %+ _i, zmm5, [SCTR + 64 * _i]        ; whitened counter blocks
+%assign _i _i + 1
+%endrep
+        mov     eax, [rdi + KEY_ROUNDS]
+        test    esi, 0x100
+        jz      %%pass
+        ; decrypt: the ciphertext now (before any output: in may be out), its products
+        ; beside the pass
+%assign _i 0
+%rep _nz
+%if _i < _nz - 1
+        vmovdqu64 D_ %+ _i, [r8 + 64 * _i]
+%else
+        vmovdqu8 D_ %+ _i{k1}{z}, [r8 + 64 * _i]
+%endif
+        SGH     _i, D_ %+ _i
+%assign _i _i + 1
+%endrep
+%%pass:
+        SROUNDS _nz
+        test    esi, 0x100
+        jnz     %%dec_out
+        ; encrypt: C = key stream ^ P (zero past the message), stored, hashed
+%assign _i 0
+%rep _nz
+%if _i < _nz - 1
+        vpxorq  M_ %+ _i, M_ %+ _i, [r8 + 64 * _i]
+        vmovdqu64 [r10 + 64 * _i], M_ %+ _i
+%else
+        vmovdqu8 zmm15{k1}{z}, [r8 + 64 * _i]
+        vpxorq  M_ %+ _i, M_ %+ _i, zmm15
+        vmovdqu8 M_ %+ _i{k1}{z}, M_ %+ _i
+        vmovdqu8 [r10 + 64 * _i]{k1}, M_ %+ _i
+%endif
+        SGH     _i, M_ %+ _i
+%assign _i _i + 1
+%endrep
+        jmp     .final
+%%dec_out:
+%assign _i 0
+%rep _nz
+        vpxorq  M_ %+ _i, M_ %+ _i, D_ %+ _i
+%if _i < _nz - 1
+        vmovdqu64 [r10 + 64 * _i], M_ %+ _i
+%else
+        vmovdqu8 [r10 + 64 * _i]{k1}, M_ %+ _i
+%endif
+%assign _i _i + 1
+%endrep
+        jmp     .final
+%endmacro
+
+global mbgcmi_avx512_small12:function hidden
+mbgcmi_avx512_small12:
+        push    rbp
+        mov     rbp, rsp
+        mov     eax, 0x0FFF
+        kmovw   k1, eax
+        vmovdqu8 xmm5{k1}{z}, [rsi]                     ; IV || 0
+        mov     r10, [rbp + 16]                         ; out
+        mov     r11, [rbp + 24]                         ; tag
+        mov     rsi, [rbp + 32]                         ; tag_len | decrypt << 8
+        mov     eax, 0xFFFF
+        bzhi    eax, eax, esi                           ; (index: the low byte, tag_len)
+        kmovw   k2, eax                                 ; the tag's bytes
+        vmovdqu8 xmm20{k2}{z}, [r11]                    ; expected tag (decrypt), read first
+        vpxorq  xmm5, xmm5, [rdi + KEY_RK]
+        vshufi64x2 zmm5, zmm5, zmm5, 0                  ; ZK in every lane
+        vpxorq  xmm4, xmm5, [SJ0]                       ; J0, whitened
+        ; [A | L] times [H^(t+2) | H^1] starts LO/MI/HI
+        vmovdqa64 zmm11, [BSWAP]
+        mov     eax, 0xFFFF
+        bzhi    eax, eax, ecx
+        kmovw   k3, eax
+        vmovdqu8 xmm15{k3}{z}, [rdx]                    ; A (no byte read without AAD)
+        vpshufb xmm15, xmm15, xmm11
+        lea     rax, [r9 * 8]
+        vmovq   xmm16, rax
+        lea     rax, [rcx * 8]
+        vpinsrq xmm16, xmm16, rax, 1                    ; L, V form {message bits, AAD bits}
+        vinserti32x4 ymm15, ymm15, xmm16, 1             ; [A | L]
+        lea     eax, [r9 + 15]
+        and     eax, -16                                ; 16 t
+        lea     rdx, [rdi + KEY_HPOW + 30 * 16]
+        sub     rdx, rax                                ; HPOW(t + 2)
+        vmovdqu64 xmm16, [rdx]
+        vinserti32x4 ymm16, ymm16, [rdi + HPOW(1)], 1
+        vmovdqu64 xmm17, [rdx + KEY_HKAR - KEY_HPOW]
+        vinserti32x4 ymm17, ymm17, [rdi + HKAR(1)], 1
+        vpshufd ymm18, ymm15, 0x4e
+        vpxorq  ymm18, ymm18, ymm15
+        vpclmulqdq ymm12, ymm15, ymm16, 0x00            ; LO
+        vpclmulqdq ymm14, ymm15, ymm16, 0x11            ; HI
+        vpclmulqdq ymm13, ymm18, ymm17, 0x00            ; MI
+        ; nz = ceil(len / 64) message zmm
+        lea     ecx, [r9 + 63]
+        shr     ecx, 6
+        cmp     ecx, 4
+        jb      .nz03
+        je      .nz4
+        cmp     ecx, 6
+        jb      .nz5
+        je      .nz6
+        cmp     ecx, 7
+        je      .nz7
+        SBODY   8
+.nz7:
+        SBODY   7
+.nz6:
+        SBODY   6
+.nz5:
+        SBODY   5
+.nz4:
+        SBODY   4
+.nz03:
+        cmp     ecx, 2
+        jb      .nz01
+        je      .nz2
+        SBODY   3
+.nz2:
+        SBODY   2
+.nz01:
+        test    ecx, ecx
+        jz      .nz0
+        SBODY   1
+.nz0:
+        ; no message: E_K(J0) alone
+        mov     eax, [rdi + KEY_ROUNDS]
+        SROUNDS 0
+.final:
+        vpternlogq zmm13, zmm12, zmm14, 0x96            ; MI ^= LO ^ HI
+        vpclmulqdq zmm15, zmm12, [POLY], 0x00
+        vpshufd zmm12, zmm12, 0x4e
+        vpternlogq zmm13, zmm12, zmm15, 0x96
+        vpclmulqdq zmm15, zmm13, [POLY], 0x00
+        vpshufd zmm13, zmm13, 0x4e
+        vpternlogq zmm14, zmm13, zmm15, 0x96            ; per-lane result in HI
+        vextracti64x4 ymm15, zmm14, 1
+        vpxorq  ymm14, ymm14, ymm15
+        vextracti32x4 xmm15, ymm14, 1
+        vpxorq  xmm14, xmm14, xmm15                     ; S, V form
+        vpshufb xmm14, xmm14, xmm11
+        vpxorq  xmm14, xmm14, xmm4                      ; T = E_K(J0) ^ S
+        xor     eax, eax
+        test    esi, 0x100
+        jnz     .check
+        vmovdqu8 [r11]{k2}, xmm14                       ; tag_len bytes
+        jmp     .out
+.check:
+        vpcmpeqb k3, xmm14, xmm20                       ; all 16 bytes, no early exit
+        kandnw  k3, k3, k2                              ; counted bytes that differ
+        kortestw k3, k3
+        setnz   al                                      ; 1: the tag failed
+.out:
+%assign _c 0
+%rep 29
+        vpxorq  xmm %+ _c, xmm %+ _c, xmm %+ _c         ; (EVEX: the whole zmm)
+%assign _c _c + 1
+%endrep
+        vzeroupper
+        pop     rbp
+        ret
+
+section .note.GNU-stack noalloc noexec nowrite progbits
