@@ -641,15 +641,7 @@ section .text
         and     eax, -16                                ; 16 F
         lea     rdx, [rdi + KEY_HPOW + 30 * 16]
         sub     rdx, rax                                ; HPOW(F + 2)
-        vmovdqu64 xmm30, [rdx]
-        vinserti32x4 ymm30, ymm30, [rdi + HPOW(1)], 1
-        vmovdqu64 xmm31, [rdx + KEY_HKAR - KEY_HPOW]
-        vinserti32x4 ymm31, ymm31, [rdi + HKAR(1)], 1
-        vpshufd ymm21, ymm20, 0x4e
-        vpxorq  ymm21, ymm21, ymm20                     ; a0 ^ a1 in both qwords
-        vpclmulqdq ymm17, ymm20, ymm30, 0x00            ; LO
-        vpclmulqdq ymm19, ymm20, ymm30, 0x11            ; HI
-        vpclmulqdq ymm18, ymm21, ymm31, 0x00            ; MI (Karatsuba)
+        AL_PRODUCTS 20, 30, 31, 21, 17, 18, 19
 %endmacro
 
 ; LEN_HASH: the length block L (rbx message bytes, r11 AAD bytes) times H^1 as the first

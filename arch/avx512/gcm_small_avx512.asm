@@ -50,6 +50,7 @@
 ;   before returning; no stack slot is written.
 default rel
 %include "key.inc"
+%include "gcm_wide.inc"
 
 section .rodata
 %include "consts.inc"
@@ -105,18 +106,15 @@ section .text
         SR      %1, vaesenc
 %assign _r _r + 1
 %endrep
-        cmp     eax, 10
+%rep 2                                                  ; rounds 10, 11; then 12, 13
+        cmp     eax, _r
         je      %%last
-        vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * 10]
+        vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * _r]
         SR      %1, vaesenc
-        vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * 11]
+        vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * (_r + 1)]
         SR      %1, vaesenc
-        cmp     eax, 12
-        je      %%last
-        vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * 12]
-        SR      %1, vaesenc
-        vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * 13]
-        SR      %1, vaesenc
+%assign _r _r + 2
+%endrep
 %%last:
         shl     eax, 4
         add     rax, rdi                                ; the last round key: rk + 16 rounds
@@ -235,15 +233,7 @@ mbgcmi_avx512_small12:
         and     eax, -16                                ; 16 t
         lea     rdx, [rdi + KEY_HPOW + 30 * 16]
         sub     rdx, rax                                ; HPOW(t + 2)
-        vmovdqu64 xmm16, [rdx]
-        vinserti32x4 ymm16, ymm16, [rdi + HPOW(1)], 1
-        vmovdqu64 xmm17, [rdx + KEY_HKAR - KEY_HPOW]
-        vinserti32x4 ymm17, ymm17, [rdi + HKAR(1)], 1
-        vpshufd ymm18, ymm15, 0x4e
-        vpxorq  ymm18, ymm18, ymm15
-        vpclmulqdq ymm12, ymm15, ymm16, 0x00            ; LO
-        vpclmulqdq ymm14, ymm15, ymm16, 0x11            ; HI
-        vpclmulqdq ymm13, ymm18, ymm17, 0x00            ; MI
+        AL_PRODUCTS 15, 16, 17, 18, 12, 13, 14          ; LO/MI/HI start
         ; nz = ceil(len / 64) message zmm
         lea     ecx, [r9 + 63]
         shr     ecx, 6
