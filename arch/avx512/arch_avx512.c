@@ -39,11 +39,11 @@
     }
 GCM12_SMALL_FIRST(gcm12_by16, mbgcmi_avx512_gcm12)
 
-/* The by32 variant's whole12: up to 480 bytes with at most 16 bytes of AAD through the
+/* The by32 variant's whole12: up to 512 bytes with at most 16 bytes of AAD through the
    short-message zmm kernel (one pass, nothing on the stack), the rest through by32. On the
    Zen 5 guest it took 12-27% off the avx2 short path's time at 64-144 bytes and 15-25% off
    by32's at 160-256 (docs/perf.md, "A kernel for short one-shot messages"). */
-#define BY32_SMALL_MAX 480
+#define BY32_SMALL_MAX 512
 static int gcm12_by32(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
                       size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                       size_t tag_len_dec)

@@ -1,6 +1,6 @@
 ; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_small_avx512.asm — one short message with a 12-byte IV in one pass of zmm: the `avx512`
-; arch's one-shot path for messages of at most 480 bytes with at most 16 bytes of AAD
+; arch's one-shot path for messages of at most 512 bytes with at most 16 bytes of AAD
 ; (arch_avx512.c decides which variant sends which lengths here; docs/perf.md has the
 ; measurements).
 ;
@@ -15,15 +15,16 @@
 ; The math. t = ceil(len / 16) message blocks, C_1..C_t (the last one zero-padded), A the AAD
 ; block (zero-padded; zero without AAD), L the length block. GHASH(A, C_1..C_t, L) =
 ; A H^(t+2) ^ C_1 H^(t+1) ^ ... ^ C_t H^2 ^ L H. A and L are known at entry: [A | L] times
-; [H^(t+2) | H^1] in one ymm starts the sums (t <= 30: H^32 is the key's highest power, hence
-; 480 bytes). Message zmm i (blocks 4i+1..4i+4) takes the
+; [H^(t+2) | H^1] in one ymm starts the sums. The key's powers stop at H^32: for t = 31, 32 the
+; entry makes H^33 and H^34 (H^32 times H^1 and H^2), A takes H^(t+2) from them and, for t = 32,
+; lane 0 of message zmm 0's rows H^33 (with eight message zmm, those rows sit in zmm29/30). Message zmm i (blocks 4i+1..4i+4) takes the
 ; 64-byte power row at HPOW(t+1-4i) = [H^(t+1-4i) .. H^(t-2-4i)] (the key stores the powers
 ; highest first); lanes past the message hold zero blocks, so whatever powers the row holds
 ; there (the key struct's next bytes) add nothing. Karatsuba products, three per block: LO =
 ; a0 b0, HI = a1 b1, MI = (a0 ^ a1)(b0 ^ b1) with the key's HKAR rows, summed over all blocks;
 ; then MI ^= LO ^ HI, one Montgomery reduction per lane and a fold of the four lanes (as
 ; gcm_wide.inc's GH_W_REDUCE_SB), T = E_K(J0) ^ S. The counter blocks are IV || BE32(c) with
-; c = 2..t+1 (at most 31: only the last byte is nonzero), so a whitened counter block is ZK ^
+; c = 2..t+1 (at most 33: only the last byte is nonzero), so a whitened counter block is ZK ^
 ; [0 .. 0 c] with ZK = (IV || 0) ^ rk0: one XOR with a constant row per zmm.
 ;
 ; CPU: AVX512F/BW/VL + VAES + VPCLMULQDQ + BMI2 (the `avx512` arch). ABI: System V.
@@ -31,7 +32,7 @@
 ; int mbgcmi_avx512_small12(const key *k, const uint8_t *iv, const uint8_t *aad,
 ;                           size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
 ;                           uint8_t *tag, size_t tag_len_dec)
-;   As struct mbgcmi_gcm_ops.whole12 (core/gcm.h) for len <= 480 and aad_len <= 16 (the
+;   As struct mbgcmi_gcm_ops.whole12 (core/gcm.h) for len <= 512 and aad_len <= 16 (the
 ;   caller's routing guarantees both): encrypt writes the output and tag_len bytes of tag,
 ;   returns 0; decrypt reads the expected tag before writing anything (it may lie in out),
 ;   writes the output, compares tag_len bytes without an early exit and returns 1 when they
@@ -44,6 +45,7 @@
 ;   xmm4     J0 -> E_K(J0)      zmm5 ZK in every lane      zmm6 round key
 ;   zmm7-10, zmm25-28  D_0..D_7, decrypt: the ciphertext, loaded before the pass
 ;   zmm11 BSWAP  zmm12-14 LO/MI/HI  zmm15-19 scratch (reflected blocks, power rows, products)
+;   zmm29/30 eight message zmm: message zmm 0's power and Karatsuba rows
 ;   xmm20    the expected tag (decrypt)
 ;   k1 the last message zmm's bytes  k2 the tag's bytes  k3 scratch
 ;   All lengths, pointers and the direction are public. Every vector register used is cleared
@@ -126,14 +128,21 @@ section .text
 ; the row at HPOW(t + 1 - 4i) = rdx + 16 + 64i into LO/MI/HI
 %macro SGH 2
         vpshufb zmm15, %2, zmm11
+%if (%1) == 0 && _nz == 8
+%define _hrow zmm29
+%define _krow zmm30
+%else
         vmovdqu64 zmm16, [rdx + 16 + 64 * (%1)]
+%define _hrow zmm16
+%define _krow [rdx + 16 + 64 * (%1) + KEY_HKAR - KEY_HPOW]
+%endif
         vpshufd zmm18, zmm15, 0x4e
         vpxorq  zmm18, zmm18, zmm15                     ; a0 ^ a1 in both qwords
-        vpclmulqdq zmm19, zmm15, zmm16, 0x00
+        vpclmulqdq zmm19, zmm15, _hrow, 0x00
         vpxorq  zmm12, zmm12, zmm19
-        vpclmulqdq zmm19, zmm15, zmm16, 0x11
+        vpclmulqdq zmm19, zmm15, _hrow, 0x11
         vpxorq  zmm14, zmm14, zmm19
-        vpclmulqdq zmm18, zmm18, [rdx + 16 + 64 * (%1) + KEY_HKAR - KEY_HPOW], 0x00
+        vpclmulqdq zmm18, zmm18, _krow, 0x00
         vpxorq  zmm13, zmm13, zmm18
 %endmacro
 
@@ -141,6 +150,15 @@ section .text
 ; last one is partial under k1
 %macro SBODY 1
 %assign _nz %1
+%if _nz == 8
+        ; eight zmm (t = 29..32): message zmm 0's rows in zmm29/30 (the entry made them for
+        ; t = 31, 32, with H^33 in lane 0 for t = 32)
+        cmp     r9d, 30 * 16
+        ja      %%rows
+        vmovdqu64 zmm29, [rdx + 16]
+        vmovdqu64 zmm30, [rdx + 16 + KEY_HKAR - KEY_HPOW]
+%%rows:
+%endif
         mov     ecx, r9d
         sub     ecx, 64 * (_nz - 1)                     ; the last zmm's bytes, 1..64
         mov     rax, -1
@@ -233,7 +251,45 @@ mbgcmi_avx512_small12:
         and     eax, -16                                ; 16 t
         lea     rdx, [rdi + KEY_HPOW + 30 * 16]
         sub     rdx, rax                                ; HPOW(t + 2)
+        cmp     eax, 30 * 16
+        ja      .far
         AL_PRODUCTS 15, 16, 17, 18, 12, 13, 14          ; LO/MI/HI start
+        jmp     .pre_done
+.far:
+        ; t = 31 or 32: A takes H^33 or H^34, and for t = 32 C_1 takes H^33, beyond the key's
+        ; H^32: [H^33 | H^34] = [H^32 | H^32] x [H^1 | H^2] in the key's form (schoolbook, one
+        ; reduction per lane), at entry, beside the pass
+        vbroadcasti32x4 ymm16, [rdi + HPOW(32)]
+        vmovdqu64 xmm17, [rdi + HPOW(1)]
+        vinserti32x4 ymm17, ymm17, [rdi + HPOW(2)], 1
+        vpclmulqdq ymm12, ymm16, ymm17, 0x00
+        vpclmulqdq ymm14, ymm16, ymm17, 0x11
+        vpclmulqdq ymm13, ymm16, ymm17, 0x01
+        vpclmulqdq ymm19, ymm16, ymm17, 0x10
+        vpxorq  ymm13, ymm13, ymm19
+        vpclmulqdq ymm19, ymm12, [POLY], 0x00
+        vpshufd ymm12, ymm12, 0x4e
+        vpternlogq ymm13, ymm12, ymm19, 0x96
+        vpclmulqdq ymm19, ymm13, [POLY], 0x00
+        vpshufd ymm13, ymm13, 0x4e
+        vpternlogq ymm14, ymm13, ymm19, 0x96            ; [H^33 | H^34]
+        vpshufd ymm19, ymm14, 0x4e
+        vpxorq  ymm19, ymm19, ymm14                     ; their Karatsuba operands
+        vmovdqu64 zmm29, [rdx + 16]                     ; message zmm 0's rows, HPOW(t + 1)
+        vmovdqu64 zmm30, [rdx + 16 + KEY_HKAR - KEY_HPOW]
+        cmp     eax, 31 * 16
+        je      .far31
+        vinserti32x4 zmm29, zmm29, xmm14, 0             ; t = 32: C_1 takes H^33
+        vinserti32x4 zmm30, zmm30, xmm19, 0
+        vextracti32x4 xmm16, ymm14, 1                   ; A takes H^34
+        vextracti32x4 xmm17, ymm19, 1
+        jmp     .far_a
+.far31:
+        vmovdqa64 xmm16, xmm14                          ; A takes H^33
+        vmovdqa64 xmm17, xmm19
+.far_a:
+        AL_MUL  15, 16, 17, 18, 12, 13, 14
+.pre_done:
         ; nz = ceil(len / 64) message zmm
         lea     ecx, [r9 + 63]
         shr     ecx, 6
@@ -295,7 +351,7 @@ mbgcmi_avx512_small12:
         setnz   al                                      ; 1: the tag failed
 .out:
 %assign _c 0
-%rep 29
+%rep 31
         vpxorq  xmm %+ _c, xmm %+ _c, xmm %+ _c         ; (EVEX: the whole zmm)
 %assign _c _c + 1
 %endrep
