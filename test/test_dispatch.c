@@ -371,7 +371,7 @@ static void variants_agree(void **state)
     }
 }
 
-/* the avx512 chooser (docs/design.md, "Variants"): by32 on AMD family 0x1A and later, by16 on
+/* the avx512 chooser (docs/design.md, "Variants"): by32 on AMD family 0x19 and later, by16 on
    Intel and older AMD; the model number never matters */
 static void avx512_choice(void **state)
 {
@@ -387,7 +387,7 @@ static void avx512_choice(void **state)
         const char *want;
     } cases[] = {
         {"GenuineIntel", 6, "by16"},  {"AuthenticAMD", 0x17, "by16"},
-        {"AuthenticAMD", 0x19, "by16"}, {"AuthenticAMD", 0x1A, "by32"},
+        {"AuthenticAMD", 0x19, "by32"}, {"AuthenticAMD", 0x1A, "by32"},
         {"AuthenticAMD", 0x1B, "by32"}, {"HygonGenuine", 0x18, "by16"},
         {"", 0, "by16"},
     };

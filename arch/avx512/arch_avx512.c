@@ -10,7 +10,8 @@
  *
  * Variants (docs/design.md, "Variants"; measurements in docs/perf.md): by16 (this descriptor,
  * the default) and by32, the same arch with the single-message kernels of gcm_by32_avx512.asm,
- * for cores with two 512-bit AES units: AMD family 0x1A (Zen 5) and later.
+ * for AMD family 0x19 (Zen 4) and later: measured faster than by16 there on both cores the
+ * project has run on.
  */
 #include "aesni.h"
 #include "arch.h"
@@ -42,13 +43,19 @@ GCM12_SMALL_FIRST(gcm12_by16, mbgcmi_avx512_gcm12)
 /* The by32 variant's whole12: up to 512 bytes with at most 16 bytes of AAD through the
    short-message zmm kernel (one pass, nothing on the stack), the rest through by32. On the
    Zen 5 guest it took 12-27% off the avx2 short path's time at 64-144 bytes and 15-25% off
-   by32's at 160-256 (docs/perf.md, "A kernel for short one-shot messages"). */
+   by32's at 160-256; on the Zen 4 guest 8-18% off by16's at 256-512 bytes. A message of one
+   block or less is the exception: its few instructions are quicker at ymm width (encrypt 4%
+   on Zen 5, 9-12% on Zen 4, where a zmm operation is two). docs/perf.md, "A kernel for short
+   one-shot messages" and "AMD EPYC Zen 4 guest". */
 #define BY32_SMALL_MAX 512
 static int gcm12_by32(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
                       size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                       size_t tag_len_dec)
 {
     if (len <= BY32_SMALL_MAX && aad_len <= 16) {
+        if (len <= 16) {
+            return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
+        }
         return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
     }
     return mbgcmi_avx512_by32_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
@@ -87,13 +94,16 @@ static const struct mbgcmi_gcm_ops ops_by32 = {
     .jobs12_dec_below = 0,
 };
 
-/* by32 on AMD family 0x1A and later (two VAESENC zmm per cycle at latency 4: eight AES chains
-   needed); by16 elsewhere: Intel cores (one VAESENC zmm per cycle) and AMD family 0x19 (Zen 4,
-   512-bit operations in two 256-bit halves) */
+/* by32 on AMD family 0x19 (Zen 4) and later, by16 elsewhere (Intel cores: one VAESENC zmm per
+   cycle at latency 3, four chains fill it; by32 not measured there). Zen 5 issues two VAESENC zmm
+   per cycle at latency 4 and needs by32's eight chains; Zen 4 issues one (two 256-bit halves)
+   at latency 4, yet by32 still took 5-17% off by16's time at 1420 bytes to 16 KiB: its
+   Karatsuba products leave more of the vector pipes, which its AES rounds share with the
+   carry-less multiplier there, to the rounds (docs/perf.md, "AMD EPYC Zen 4 guest"). */
 static unsigned choose(const struct mbgcmi_cpu_id *cpu, unsigned features)
 {
     (void)features;
-    return strcmp(cpu->vendor, "AuthenticAMD") == 0 && cpu->family >= 0x1A ? 1 : 0;
+    return strcmp(cpu->vendor, "AuthenticAMD") == 0 && cpu->family >= 0x19 ? 1 : 0;
 }
 
 extern const struct mbgcmi_arch mbgcmi_arch_avx512, mbgcmi_arch_avx512_by32;
