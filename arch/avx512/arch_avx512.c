@@ -43,7 +43,7 @@ GCM12_SMALL_FIRST(gcm12_by16, mbgcmi_avx512_gcm12)
 /* The by32 variant's whole12: up to 512 bytes with at most 16 bytes of AAD through the
    short-message zmm kernel (one pass, nothing on the stack), the rest through by32. On the
    Zen 5 guest it took 12-27% off the avx2 short path's time at 64-144 bytes and 15-25% off
-   by32's at 160-256; on the Zen 4 guest 8-18% off by16's at 256-512 bytes. A message of one
+   by32's at 160-256; on the Zen 4 guest 2-17% off by16's at 256-512 bytes. A message of one
    block or less is the exception: its few instructions are quicker at ymm width (encrypt 4%
    on Zen 5, 9-12% on Zen 4, where a zmm operation is two). docs/perf.md, "A kernel for short
    one-shot messages" and "AMD EPYC Zen 4 guest". */
