@@ -36,6 +36,10 @@ struct mbgcmi_arch {
     mbgcmi_lane_kernel_fn lanes;          /* four-lane kernel, or NULL: every job of a manager
                                              runs single-stream */
     mbgcmi_short_jobs_fn short_jobs;      /* the short-job kernel (core/group.h), or NULL */
+    uint64_t short_msg_below;             /* with short_jobs: jobs with a message this long or
+                                             longer skip it (where the single-message kernels
+                                             run them faster; GMAC jobs are not held to it); 0:
+                                             no limit beyond MBGCMI_SHORT_MAX_BLOCKS */
     uint64_t single_min_len;              /* with lanes: jobs this long or longer run
                                              single-stream, and a lone lane with this much
                                              left finishes so (UINT64_MAX: never; measured
@@ -50,6 +54,13 @@ struct mbgcmi_arch {
     unsigned nvariants;
     unsigned (*choose)(const struct mbgcmi_cpu_id *cpu, unsigned features);
 };
+
+/* The message limit of the short-job kernel for a manager of |a| whose limit on hashed rows is
+   |lim|: the arch's short_msg_below where it is set and lower, else |lim|. */
+static inline uint64_t mbgcmi_short_msg_lim(const struct mbgcmi_arch *a, uint64_t lim)
+{
+    return a->short_msg_below != 0 && a->short_msg_below < lim ? a->short_msg_below : lim;
+}
 
 /* The registry (arch/registry.c): the arches this build has, slowest to fastest; generic is
    always first. */

@@ -49,12 +49,13 @@ struct mbgcmi_gcm_ops {
        caller completes the jobs). Jobs in one call must not write into each other's
        buffers. */
     uint64_t (*jobs12)(mbgcm_job *const *jobs, size_t n);
-    /* Which burst jobs wait for jobs12: encrypts shorter than jobs12_enc_below bytes and
-       decrypts shorter than jobs12_dec_below. The burst runs every other linear job with a
-       12-byte IV at once through whole12: gathering a job for a later call costs a few ns, which
-       pays only where the pipelining hides a final GHASH (docs/perf.md). Unused without
-       jobs12. */
-    size_t jobs12_enc_below, jobs12_dec_below;
+    /* Which burst jobs wait for jobs12: encrypts of at least jobs12_enc_from and fewer than
+       jobs12_enc_below bytes, and decrypts of at least jobs12_dec_from and fewer than
+       jobs12_dec_below. The burst runs every other linear job with a 12-byte IV at once
+       through whole12: gathering a job for a later call costs a few ns, which pays only where
+       the pipelining hides a final GHASH and whole12 has no quicker kernel for the length
+       (docs/perf.md). Unused without jobs12. */
+    size_t jobs12_enc_from, jobs12_enc_below, jobs12_dec_from, jobs12_dec_below;
 };
 #define MBGCMI_JOBS12_MAX 64u
 

@@ -120,13 +120,15 @@ typedef unsigned (*mbgcmi_lane_kernel_fn)(struct mbgcmi_group *g);
 #define MBGCMI_SHAPE_GMAC_BIT UINT32_C(0x20000000) /* set in both GMAC kinds, in no other */
 
 /* Whether a job with these public fields (12-byte IV and linear already known) is a short job
-   shorter than |lim| bytes of hashed rows (lim <= 16 * MBGCMI_SHORT_MAX_BLOCKS + 1), and then its
+   shorter than |lim| bytes of hashed rows (lim <= 16 * MBGCMI_SHORT_MAX_BLOCKS + 1) and than
+   |mlim| bytes of message (mlim <= lim: where a message of that length runs faster through the
+   single-message kernels; GMAC rows are held to |lim| only), and then its
    class (blocks of rows x key size) and shape word for the kernel: aad_len | tag_len << 8 |
    bytes of its last row (0 without rows) << 16 | kind. The scheduler builds the shape while it
    validates the job (the kernel turns it into lane masks without touching the job). */
 static inline __attribute__((always_inline)) int
 mbgcmi_short_classify(uint64_t len, uint64_t aad, uint64_t tl, unsigned dir, unsigned rounds,
-                      uint64_t lim, unsigned *cls, uint32_t *shape)
+                      uint64_t lim, uint64_t mlim, unsigned *cls, uint32_t *shape)
 {
     uint64_t rows = len;
     uint32_t kind = dir == MBGCM_ENCRYPT ? MBGCMI_SHAPE_ENC : MBGCMI_SHAPE_DEC;
@@ -139,7 +141,7 @@ mbgcmi_short_classify(uint64_t len, uint64_t aad, uint64_t tl, unsigned dir, uns
         a = 0;
         kind = dir == MBGCM_ENCRYPT ? MBGCMI_SHAPE_GMAC_GEN : MBGCMI_SHAPE_GMAC_VER;
     }
-    if (rows >= lim) {
+    if (rows >= lim || len >= mlim) {
         return 0;
     }
     const uint64_t nb = (rows + 15) >> 4;

@@ -81,6 +81,8 @@ struct mbgcm_mgr {
     uint64_t short_lim;          /* jobs shorter than this may take the short-job kernel
                                     (16 * MBGCMI_SHORT_MAX_BLOCKS + 1; the test hook lowers it
                                     with the single-stream threshold) */
+    uint64_t short_msg_lim;      /* and jobs with a message shorter than this (at most
+                                    short_lim: mbgcmi_short_msg_lim) */
     struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
     /* test hook: may rewrite J0 when a job enters a lane (counter-wrap tests) */
     void (*j0_hook)(void *ctx, const mbgcm_job *job, uint8_t j0[16]);
@@ -144,7 +146,8 @@ void mbgcmi_sched_wipe_all(mbgcm_mgr *m);
 
 /* The steps accept() composes, for kbench (per-job C-path cycles) and tests. */
 /* Whether the short-job kernel takes validated job |job| (12-byte IV, linear, a short job under
-   m->short_lim bytes of hashed rows: mbgcmi_short_classify), with its class and shape. */
+   m->short_lim bytes of hashed rows and m->short_msg_lim of message: mbgcmi_short_classify),
+   with its class and shape. */
 static inline int mbgcmi_sched_short_ok(const mbgcm_mgr *m, const mbgcm_job *job,
                                         unsigned *cls, uint32_t *shape)
 {
@@ -152,7 +155,8 @@ static inline int mbgcmi_sched_short_ok(const mbgcm_mgr *m, const mbgcm_job *job
     return m->sc != NULL && m->j0_hook == NULL && job->iv_len == 12 && job->src_sgl == NULL &&
            job->dst_sgl == NULL &&
            mbgcmi_short_classify(job->len, job->aad_len, job->tag_len, (unsigned)job->dir,
-                                 mbgcmi_key_c(job->key)->rounds, m->short_lim, cls, shape);
+                                 mbgcmi_key_c(job->key)->rounds, m->short_lim, m->short_msg_lim,
+                                 cls, shape);
 }
 /* Run class |cls| (holding at least one job) and complete its jobs (short.c). Returns how many
    failed their tag. */

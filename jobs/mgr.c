@@ -149,6 +149,7 @@ void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
     /* below the threshold only: 0 sends every job single-stream, as before */
     const uint64_t lim = m->arch->short_jobs != NULL ? 16 * MBGCMI_SHORT_MAX_BLOCKS + 1 : 0;
     m->short_lim = m->single_min_len < lim ? m->single_min_len : lim;
+    m->short_msg_lim = mbgcmi_short_msg_lim(m->arch, m->short_lim);
 }
 
 void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job *job,
@@ -191,7 +192,8 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
     const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
     unsigned cls;
     uint32_t shape;
-    if (m->sc != NULL && m->j0_hook == NULL && mbgcmi_short_fast(job, m->short_lim, &cls, &shape)) {
+    if (m->sc != NULL && m->j0_hook == NULL &&
+        mbgcmi_short_fast(job, m->short_lim, m->short_msg_lim, &cls, &shape)) {
         /* the common short job: checked in one pass, straight to its class */
         m->jobs++;
         m->bytes += job->len;
@@ -280,18 +282,19 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
 }
 
 /* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
-   |short_lim|; returns the index of the first job that is not (or n). Kept small so that the
-   fill state stays in registers. */
+   m->short_lim / m->short_msg_lim; returns the index of the first job that is not (or n). Kept
+   small so that the fill state stays in registers. */
 static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n,
-                           struct burst_fill *f, uint64_t now, uint64_t short_lim,
+                           struct burst_fill *f, uint64_t now,
                            uint64_t *bytes, unsigned *failed)
 {
+    const uint64_t short_lim = m->short_lim, short_mlim = m->short_msg_lim;
     uint64_t b = 0;
     for (; i < n; i++) {
         mbgcm_job *job = &jobs[i];
         unsigned cls;
         uint32_t shape;
-        if (!mbgcmi_short_fast(job, short_lim, &cls, &shape)) {
+        if (!mbgcmi_short_fast(job, short_lim, short_mlim, &cls, &shape)) {
             break;
         }
         b += job->len;
@@ -321,7 +324,8 @@ static __attribute__((noinline)) unsigned burst_single12(mbgcm_mgr *m, mbgcm_job
 {
     const struct mbgcmi_gcm_ops *const ops = m->arch->ops;
     const int dec = job->dir == MBGCM_DECRYPT;
-    if (ops->jobs12 != NULL && job->len < (dec ? ops->jobs12_dec_below : ops->jobs12_enc_below)) {
+    if (ops->jobs12 != NULL && job->len < (dec ? ops->jobs12_dec_below : ops->jobs12_enc_below) &&
+        job->len >= (dec ? ops->jobs12_dec_from : ops->jobs12_enc_from)) {
         m->defer[m->ndefer++] = job;
         return m->ndefer == MBGCMI_JOBS12_MAX ? mbgcmi_sched_run_deferred(m) : 0;
     }
@@ -356,8 +360,7 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     struct burst_fill f = {NULL, 0, 0, 0, 0, 0};
     for (unsigned i = 0; i < n; i++) {
         if (shortfast) {
-            const unsigned stop = fill_short(m, jobs, i, n, &f, now, m->short_lim,
-                                             &direct_bytes, &failed);
+            const unsigned stop = fill_short(m, jobs, i, n, &f, now, &direct_bytes, &failed);
             direct += stop - i;
             if ((i = stop) == n) {
                 break;

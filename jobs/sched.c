@@ -40,6 +40,7 @@ void mbgcmi_sched_init(mbgcm_mgr *m, struct mbgcmi_group *groups, unsigned ngrou
     /* without a lane kernel every job runs single-stream */
     m->single_min_len = m->arch->lanes != NULL ? m->arch->single_min_len : 0;
     m->short_lim = m->arch->short_jobs != NULL ? 16 * MBGCMI_SHORT_MAX_BLOCKS + 1 : 0;
+    m->short_msg_lim = mbgcmi_short_msg_lim(m->arch, m->short_lim);
     for (unsigned gi = 0; gi < ngroups; gi++) {
         group_reset(&groups[gi]);
     }

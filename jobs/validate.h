@@ -64,15 +64,16 @@ static inline int mbgcmi_check_job_inline(const mbgcm_job *job)
 }
 
 /* The common short job in one pass: 1 when |job| is valid, linear, has a 12-byte IV and is a
-   short job under |lim| bytes of hashed rows (mbgcmi_short_classify: at most
-   MBGCMI_SHORT_MAX_AAD bytes of AAD and a message, or no message and the AAD), with *cls and
-   *shape set for the short-job classes; 0 for anything else (which then takes the general
-   path, where every check gives its status). The checks are the ones above. They are
-   separate branches on purpose: for valid jobs each is a not-taken compare-and-branch, one
-   fused operation, where folding the terms into one value with flag-to-register moves
-   measured about three times the instructions. None of them depends on secret data. */
+   short job under |lim| bytes of hashed rows and |mlim| bytes of message
+   (mbgcmi_short_classify: at most MBGCMI_SHORT_MAX_AAD bytes of AAD and a message, or no
+   message and the AAD), with *cls and *shape set for the short-job classes; 0 for anything
+   else (which then takes the general path, where every check gives its status). The checks
+   are the ones above. They are separate branches on purpose: for valid jobs each is a
+   not-taken compare-and-branch, one fused operation, where folding the terms into one value
+   with flag-to-register moves measured about three times the instructions. None of them depends on secret data. */
 static inline __attribute__((always_inline)) int
-mbgcmi_short_fast(const mbgcm_job *job, uint64_t lim, unsigned *cls, uint32_t *shape)
+mbgcmi_short_fast(const mbgcm_job *job, uint64_t lim, uint64_t mlim, unsigned *cls,
+                  uint32_t *shape)
 {
 #define MBGCMI_NO_(c) if (__builtin_expect(!!(c), 0)) return 0
     const uint64_t len = job->len, aad = job->aad_len, tl = job->tag_len;
@@ -81,7 +82,7 @@ mbgcmi_short_fast(const mbgcm_job *job, uint64_t lim, unsigned *cls, uint32_t *s
     /* shape and kind: a 12-byte IV, linear, no extension, short lengths */
     MBGCMI_NO_(job->iv_len != 12);
     MBGCMI_NO_(((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl | (uintptr_t)job->reserved_) != 0);
-    MBGCMI_NO_(len >= lim || aad >= 16 * MBGCMI_SHORT_MAX_BLOCKS + 1);
+    MBGCMI_NO_(len >= mlim || aad >= 16 * MBGCMI_SHORT_MAX_BLOCKS + 1);
     /* direction; tag length 4, 8 or 12..16; the key present, aligned and initialized */
     MBGCMI_NO_(dir - 1u > 1u);
     MBGCMI_NO_(tl - 4 > 12 || ((0x1F110u >> tl) & 1u) == 0);
@@ -97,7 +98,8 @@ mbgcmi_short_fast(const mbgcm_job *job, uint64_t lim, unsigned *cls, uint32_t *s
         MBGCMI_NO_(d != 0 && d + len - 1 < 2 * len - 1);
     }
 #undef MBGCMI_NO_
-    return mbgcmi_short_classify(len, aad, tl, dir, mbgcmi_key_c(key)->rounds, lim, cls, shape);
+    return mbgcmi_short_classify(len, aad, tl, dir, mbgcmi_key_c(key)->rounds, lim, mlim, cls,
+                                 shape);
 }
 
 #endif

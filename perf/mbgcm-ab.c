@@ -37,6 +37,7 @@ typedef int (*key_init_fn)(mbgcm_key *, const void *, size_t);
 typedef mbgcm_mgr *(*mgr_new_fn)(const mbgcm_config *);
 typedef void (*mgr_free_fn)(mbgcm_mgr *);
 typedef unsigned (*burst_fn)(mbgcm_mgr *, mbgcm_job *, unsigned);
+typedef mbgcm_job *(*ring_fn)(mbgcm_mgr *);
 typedef int (*oneshot_fn)(const mbgcm_key *, const void *, size_t, const void *, size_t,
                           const void *, size_t, void *, void *, size_t);
 
@@ -47,6 +48,7 @@ struct lib {
     mgr_new_fn mgr_new;
     mgr_free_fn mgr_free;
     burst_fn submit_burst;
+    ring_fn get_next, submit, get_completed, flush;
     oneshot_fn encrypt, decrypt;
     mbgcm_mgr *mgr;
     uint64_t *t; /* TSC ticks per batch */
@@ -77,8 +79,9 @@ static void usage(FILE *f)
             "                 in mbgcm-bench's order over %d slots (needs --burst 12k)\n"
             "  --bits LIST    128,256 (default both)\n"
             "  --dirs LIST    enc,dec (default enc)\n"
-            "  --api LIST     burst,oneshot (default both): mbgcm_submit_burst of N jobs, or N\n"
-            "                 mbgcm_encrypt / mbgcm_decrypt calls, per timed batch\n"
+            "  --api LIST     burst,oneshot,ring (default burst,oneshot): mbgcm_submit_burst of\n"
+            "                 N jobs, N mbgcm_encrypt / mbgcm_decrypt calls, or N ring jobs\n"
+            "                 (get_next, submit, get_completed) and a flush, per timed batch\n"
             "  --burst N      jobs per batch, 1..%d (default 32)\n"
             "  --trials N     batches per library and point (default 1500)\n"
             "  --keys N       keys round-robin over the %d message slots, 1..%d (default 64)\n"
@@ -133,6 +136,10 @@ static void load(struct lib *l)
     l->mgr_new = (mgr_new_fn)sym(l, "mbgcm_mgr_new");
     l->mgr_free = (mgr_free_fn)sym(l, "mbgcm_mgr_free");
     l->submit_burst = (burst_fn)sym(l, "mbgcm_submit_burst");
+    l->get_next = (ring_fn)sym(l, "mbgcm_get_next_job");
+    l->submit = (ring_fn)sym(l, "mbgcm_submit_job");
+    l->get_completed = (ring_fn)sym(l, "mbgcm_get_completed_job");
+    l->flush = (ring_fn)sym(l, "mbgcm_flush_job");
     l->encrypt = (oneshot_fn)sym(l, "mbgcm_encrypt");
     l->decrypt = (oneshot_fn)sym(l, "mbgcm_decrypt");
     l->mgr = l->mgr_new(NULL);
@@ -175,26 +182,49 @@ static void fill(void *p, size_t n)
     }
 }
 
+enum api { API_ONESHOT, API_BURST, API_RING };
+static const char *const api_name[] = {"oneshot", "burst", "ring"};
+
+/* one job's fields for slot |s| */
+static void fill_job(mbgcm_job *j, const struct work *w, unsigned s)
+{
+    memset(j, 0, sizeof *j);
+    j->key = &w->keys[s % opt.keys];
+    j->dir = w->dec ? MBGCM_DECRYPT : MBGCM_ENCRYPT;
+    j->iv = w->iv[s];
+    j->iv_len = 12;
+    j->aad = w->aad[s];
+    j->aad_len = opt.aad;
+    j->src = w->in[s];
+    j->dst = w->out[s];
+    j->len = w->len[s];
+    j->tag = w->dec ? (uint8_t *)w->tag[s] : (uint8_t *)w->otag[s];
+    j->tag_len = TAG;
+}
+
 /* one batch of |n| messages from slot |s0| through library |l|; 0 when all succeeded */
-static int batch(struct lib *l, struct work *w, int api_burst, unsigned s0, unsigned n,
+static int batch(struct lib *l, struct work *w, enum api api, unsigned s0, unsigned n,
                  mbgcm_job *jobs)
 {
-    if (api_burst) {
-        memset(jobs, 0, sizeof *jobs * n);
+    if (api == API_RING) {
+        unsigned done = 0;
+        int bad = 0;
         for (unsigned q = 0; q < n; q++) {
-            const unsigned s = (s0 + q) % w->nslots;
-            mbgcm_job *j = &jobs[q];
-            j->key = &w->keys[s % opt.keys];
-            j->dir = w->dec ? MBGCM_DECRYPT : MBGCM_ENCRYPT;
-            j->iv = w->iv[s];
-            j->iv_len = 12;
-            j->aad = w->aad[s];
-            j->aad_len = opt.aad;
-            j->src = w->in[s];
-            j->dst = w->out[s];
-            j->len = w->len[s];
-            j->tag = w->dec ? w->tag[s] : w->otag[s];
-            j->tag_len = TAG;
+            fill_job(l->get_next(l->mgr), w, (s0 + q) % w->nslots);
+            for (mbgcm_job *j = l->submit(l->mgr); j != NULL; j = l->get_completed(l->mgr)) {
+                bad |= j->status != MBGCM_OK;
+                done++;
+            }
+        }
+        for (mbgcm_job *j = l->flush(l->mgr); j != NULL; j = l->flush(l->mgr)) {
+            bad |= j->status != MBGCM_OK;
+            done++;
+        }
+        return bad || done != n;
+    }
+    if (api == API_BURST) {
+        for (unsigned q = 0; q < n; q++) {
+            fill_job(&jobs[q], w, (s0 + q) % w->nslots);
         }
         return l->submit_burst(l->mgr, jobs, n) != n;
     }
@@ -215,7 +245,7 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void point(struct lib *libs, int nl, size_t size, unsigned bits, int dec, int api_burst,
+static void point(struct lib *libs, int nl, size_t size, unsigned bits, int dec, enum api api,
                   double tpn)
 {
     struct work *w = calloc(1, sizeof *w);
@@ -263,7 +293,7 @@ static void point(struct lib *libs, int nl, size_t size, unsigned bits, int dec,
                 memset(w->out[s0 + q], 0xA5, w->len[s0 + q]);
                 memset(w->otag[s0 + q], 0xA5, TAG);
             }
-            if (batch(&libs[l], w, api_burst, s0, n, jobs) != 0 && !(l && opt.timing_only)) {
+            if (batch(&libs[l], w, api, s0, n, jobs) != 0 && !(l && opt.timing_only)) {
                 die("%s: a message of the workload failed", libs[l].path);
             }
         }
@@ -291,7 +321,7 @@ static void point(struct lib *libs, int nl, size_t size, unsigned bits, int dec,
         for (int i = 0; i < nl; i++) {
             const int l = (int)((t + (unsigned)i) % (unsigned)nl); /* rotating order */
             const uint64_t a = ticks();
-            const int bad = batch(&libs[l], w, api_burst, s0, opt.burst, jobs);
+            const int bad = batch(&libs[l], w, api, s0, opt.burst, jobs);
             libs[l].t[t] = ticks() - a;
             if (bad && !(l && opt.timing_only)) {
                 die("%s: a message failed while timed", libs[l].path);
@@ -300,10 +330,10 @@ static void point(struct lib *libs, int nl, size_t size, unsigned bits, int dec,
         s0 = (s0 + opt.burst) % w->nslots;
     }
     if (size == SIZE_IMIX) {
-        printf("AES-%u %s   imix   %-7s", bits, dec ? "dec" : "enc", api_burst ? "burst" : "oneshot");
+        printf("AES-%u %s   imix   %-7s", bits, dec ? "dec" : "enc", api_name[api]);
     } else {
         printf("AES-%u %s %6zu B %-7s", bits, dec ? "dec" : "enc", size,
-               api_burst ? "burst" : "oneshot");
+               api_name[api]);
     }
     double p10_0 = 0;
     for (int l = 0; l < nl; l++) {
@@ -435,10 +465,13 @@ int main(int argc, char **argv)
                 strcpy(apis, opt.apis);
                 for (char *p = strtok_r(apis, ",", &av); p != NULL;
                      p = strtok_r(NULL, ",", &av)) {
-                    if (strcmp(p, "burst") != 0 && strcmp(p, "oneshot") != 0) {
-                        die("bad --api %s", p);
+                    enum api api = API_ONESHOT;
+                    while (strcmp(p, api_name[api]) != 0) {
+                        if (++api > API_RING) {
+                            die("bad --api %s", p);
+                        }
                     }
-                    point(libs, nl, len, kb, !strcmp(d, "dec"), !strcmp(p, "burst"), tpn);
+                    point(libs, nl, len, kb, !strcmp(d, "dec"), api, tpn);
                 }
             }
         }

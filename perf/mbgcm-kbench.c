@@ -222,6 +222,7 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
                 unsigned cls;
                 mbgcmi_short_classify(j->len, j->aad_len, j->tag_len, (unsigned)j->dir,
                                       mbgcmi_key_c(j->key)->rounds,
+                                      16 * MBGCMI_SHORT_MAX_BLOCKS + 1,
                                       16 * MBGCMI_SHORT_MAX_BLOCKS + 1, &cls, &c->ssh[n++]);
             }
             c->sn[c->scalls] = n - start;

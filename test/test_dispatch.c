@@ -13,7 +13,9 @@
  *   - the one-shot arch hook;
  *   - variants: the descriptors of an arch's variants agree on everything but the variant's
  *     name and kernels, the choosers' picks for named CPUs (vendor and family; the model never
- *     matters), the CPU identity against /proc/cpuinfo, and the test hook that forces one.
+ *     matters), the CPU identity against /proc/cpuinfo, and the test hook that forces one;
+ *   - the avx512 variants' burst routing: which short jobs each sends to the single-message
+ *     kernels (stats.single_stream), every job checked against the OpenSSL reference.
  * MBGCM_ARCH and MBGCM_<ARCH>_VARIANT (read once per process) are covered by
  * test_dispatch_env.c.
  */
@@ -371,8 +373,8 @@ static void variants_agree(void **state)
     }
 }
 
-/* the avx512 chooser (docs/design.md, "Variants"): by32 on AMD family 0x19 and later, by16 on
-   Intel and older AMD; the model number never matters */
+/* the avx512 chooser (docs/design.md, "Variants"): by32h on AMD family 0x19, by32 on 0x1A and
+   later, by16 on Intel and older AMD; the model number never matters */
 static void avx512_choice(void **state)
 {
     (void)state;
@@ -387,7 +389,7 @@ static void avx512_choice(void **state)
         const char *want;
     } cases[] = {
         {"GenuineIntel", 6, "by16"},  {"AuthenticAMD", 0x17, "by16"},
-        {"AuthenticAMD", 0x19, "by32"}, {"AuthenticAMD", 0x1A, "by32"},
+        {"AuthenticAMD", 0x19, "by32h"}, {"AuthenticAMD", 0x1A, "by32"},
         {"AuthenticAMD", 0x1B, "by32"}, {"HygonGenuine", 0x18, "by16"},
         {"", 0, "by16"},
     };
@@ -437,6 +439,78 @@ static void variant_hook(void **state)
     }
 }
 
+/* Burst routing per avx512 variant (docs/design.md, "Variants"): by32h sends jobs with 161
+   bytes of message or more to the single-message kernels and keeps shorter ones and GMAC jobs
+   of up to 256 bytes of AAD on the short-job kernel; by16 and by32 keep every short job of up
+   to 256 bytes on it. One burst per variant holds each kind on both sides of the limit, in
+   both directions, with a failed tag on each route; every job's output, tag, status and
+   canaries are checked, and stats.single_stream must count exactly the jobs routed
+   single-stream. */
+static void avx512_burst_routing(void **state)
+{
+    (void)state;
+    const int a = TU_ARCH("avx512");
+    if (a == TU_ARCH_NONE || !tu_arch_supported(a)) {
+        skip();
+    }
+    const struct mbgcmi_arch *base = mbgcmi_arches[a];
+    static const struct {
+        int dir;
+        size_t aad, len;
+        int tamper, single_by32h;
+    } kinds[] = {
+        {MBGCM_ENCRYPT, 16, 160, 0, 0},  {MBGCM_DECRYPT, 16, 160, 0, 0},
+        {MBGCM_DECRYPT, 0, 150, 1, 0},   {MBGCM_ENCRYPT, 16, 161, 0, 1},
+        {MBGCM_DECRYPT, 0, 192, 0, 1},   {MBGCM_DECRYPT, 16, 200, 1, 1},
+        {MBGCM_ENCRYPT, 16, 256, 0, 1},  {MBGCM_DECRYPT, 16, 256, 0, 1},
+        {MBGCM_ENCRYPT, 200, 0, 0, 0},   {MBGCM_DECRYPT, 256, 0, 0, 0},
+        {MBGCM_ENCRYPT, 16, 64, 0, 0},   {MBGCM_ENCRYPT, 16, 257, 0, 1},
+    };
+    const unsigned n = sizeof kinds / sizeof kinds[0];
+    tu_rng r;
+    tu_rng_init(&r, "avx512_burst_routing");
+    tu_key key;
+    tu_key_random(&r, &key, 0);
+    for (unsigned v = 0; v < base->nvariants; v++) {
+        const char *name = base->variants[v]->variant;
+        const int h = strcmp(name, "by32h") == 0;
+        assert_int_equal(mbgcmi_arch_set_variant(base, name), 0);
+        const mbgcm_config cfg = {.arch = "avx512"};
+        mbgcm_mgr *m = NULL;
+        assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_OK);
+        tu_tjob *t[sizeof kinds / sizeof kinds[0]];
+        mbgcm_job jobs[sizeof kinds / sizeof kinds[0]];
+        unsigned want_ok = 0;
+        uint64_t want_single = 0;
+        for (unsigned i = 0; i < n; i++) {
+            const tu_jspec sp = {.key = &key, .dir = kinds[i].dir, .iv_len = 12,
+                                 .aad_len = kinds[i].aad, .len = kinds[i].len, .tag_len = 16,
+                                 .tamper = kinds[i].tamper};
+            t[i] = tu_tjob_new(&r, &sp);
+            tu_tjob_load(t[i], &jobs[i], NULL, &r);
+            want_ok += !kinds[i].tamper;
+            /* a 257-byte message is past every variant's short-job kernel */
+            want_single += h ? kinds[i].single_by32h : kinds[i].len > 256;
+        }
+        assert_int_equal(mbgcm_submit_burst(m, jobs, n), want_ok);
+        char ctx[64];
+        for (unsigned i = 0; i < n; i++) {
+            snprintf(ctx, sizeof ctx, "variant %s, job %u", name, i);
+            tu_tjob_check(t[i], &jobs[i], ctx);
+            tu_tjob_free(t[i]);
+        }
+        mbgcm_stats st;
+        assert_int_equal(mbgcm_mgr_stats(m, &st), MBGCM_OK);
+        TU_CHECK(st.single_stream == want_single, "variant %s: stats.single_stream %llu, "
+                 "expected %llu", name, (unsigned long long)st.single_stream,
+                 (unsigned long long)want_single);
+        assert_int_equal(st.jobs, n);
+        mbgcm_mgr_free(m);
+    }
+    assert_int_equal(mbgcmi_arch_set_variant(base, NULL), 0);
+    mbgcm_key_wipe(&key.key);
+}
+
 int main(void)
 {
     tu_seed();
@@ -449,6 +523,7 @@ int main(void)
         cmocka_unit_test(cpu_identity),
         cmocka_unit_test(variants_agree),
         cmocka_unit_test(avx512_choice),
+        cmocka_unit_test(avx512_burst_routing),
         cmocka_unit_test(variant_hook),
     };
     return cmocka_run_group_tests_name("dispatch", tests, NULL, NULL) ? 1 : 0;

@@ -50,14 +50,15 @@ static const tu_key *key_for(tu_rng *r, const struct pool *p, size_t ks)
             different;
      SHORT  jobs of one shape for the short-job kernel where the arch has one (12-byte IV, AAD
             <= 16, the same number of message blocks 0..16, lengths within the last block and
-            some of them GMAC jobs (no message, as many blocks of AAD), and
+            some of them GMAC jobs (no message, as many blocks of AAD; every job whose message
+            would reach the arch's message limit for the short-job kernel, |mlim|), and
             tag lengths differing); without a short kernel they fill a lane group as well.
      GMAC   SHORT with every job a GMAC job of 2..16 blocks of AAD (the kernel's GMAC-only
             calls: no key stream at all). */
 enum { M_LANES, M_SHORT, M_GMAC };
 
-static void make_group(tu_rng *r, const struct pool *p, int fast, int mode, unsigned kpat,
-                       unsigned dpat, tu_tjob *t[4])
+static void make_group(tu_rng *r, const struct pool *p, int fast, int mode, uint64_t mlim,
+                       unsigned kpat, unsigned dpat, tu_tjob *t[4])
 {
     const unsigned nb = mode == M_GMAC ? (unsigned)tu_rng_range(r, 2, MBGCMI_SHORT_MAX_BLOCKS)
                                        : (unsigned)tu_rng_below(r, MBGCMI_SHORT_MAX_BLOCKS + 1);
@@ -75,7 +76,7 @@ static void make_group(tu_rng *r, const struct pool *p, int fast, int mode, unsi
             sp.iv_len = 12;
             sp.aad_len = (size_t)tu_rng_below(r, MBGCMI_SHORT_MAX_AAD + 1);
             sp.len = nb == 0 ? 0 : 16 * (nb - 1) + 1 + (size_t)tu_rng_below(r, 16);
-            if (nb >= 2 && (mode == M_GMAC || tu_rng_below(r, 3) == 0)) {
+            if (nb >= 2 && (mode == M_GMAC || tu_rng_below(r, 3) == 0 || sp.len >= mlim)) {
                 /* a GMAC job of as many AAD blocks */
                 sp.aad_len = sp.len;
                 sp.len = 0;
@@ -167,7 +168,7 @@ static void mixed_cfg(int cfg)
                          (unsigned long long)tu_seed());
                 tu_tjob *t[4];
                 /* ring: four submits fill the group, then flush */
-                make_group(&r, &p, fast, mode, kpat, dpat, t);
+                make_group(&r, &p, fast, mode, m->short_msg_lim, kpat, dpat, t);
                 mbgcm_stats s0, s1;
                 assert_int_equal(mbgcm_mgr_stats(m, &s0), MBGCM_OK);
                 mbgcm_job *slot[4];
@@ -203,7 +204,7 @@ static void mixed_cfg(int cfg)
                 for (int i = 0; i < 4; i++) tu_tjob_free(t[i]);
 
                 /* burst: four caller-owned jobs */
-                make_group(&r, &p, fast, mode, kpat, dpat, t);
+                make_group(&r, &p, fast, mode, m->short_msg_lim, kpat, dpat, t);
                 mbgcm_job bj[4];
                 unsigned want = 0;
                 for (int i = 0; i < 4; i++) {

@@ -3,8 +3,8 @@
  * test_mgr_pipeline.c — the burst path's pipelined single-stream kernel (avx512:
  * mbgcmi_avx512_gcm12_jobs through the scheduler), exhaustively over the classes that
  * shape its stitching, on every supported arch and "auto" (the path is taken only where the
- * arch's single-stream ops have jobs12, for the jobs below their jobs12_enc_below /
- * jobs12_dec_below limits; the burst runs its other 12-byte-IV jobs at once through whole12,
+ * arch's single-stream ops have jobs12, for the jobs in their jobs12_enc_from..jobs12_enc_below /
+ * jobs12_dec_from..jobs12_dec_below ranges; the burst runs its other 12-byte-IV jobs at once through whole12,
  * and those bursts must come out just as right).
  *
  * The kernel runs up to 64 single-stream jobs with 12-byte IVs per call; job i's final GHASH
@@ -183,10 +183,12 @@ static const char *route_of(const struct run *R, const struct pj *p)
     if ((uint64_t)sp->len < R->thr) return "single";
     if (sp->iv_len == 12 && R->ops != NULL && R->ops->whole12 != NULL) {
         /* the burst gathers what the ops' limits give to jobs12 and runs the rest at once */
-        const size_t below = R->ops->jobs12 == NULL            ? 0
-                             : sp->dir == MBGCM_DECRYPT ? R->ops->jobs12_dec_below
-                                                        : R->ops->jobs12_enc_below;
-        return (size_t)sp->len < below ? "pipelined" : "whole12";
+        const int dec = sp->dir == MBGCM_DECRYPT;
+        const size_t below = R->ops->jobs12 == NULL ? 0
+                             : dec                  ? R->ops->jobs12_dec_below
+                                                    : R->ops->jobs12_enc_below;
+        const size_t from = dec ? R->ops->jobs12_dec_from : R->ops->jobs12_enc_from;
+        return (size_t)sp->len < below && (size_t)sp->len >= from ? "pipelined" : "whole12";
     }
     return "single";
 }

@@ -727,8 +727,8 @@ int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp)
     unsigned cls;
     uint32_t shape;
     if (m->sc != NULL && m->j0_hook == NULL && sp->iv_len == 12 &&
-        mbgcmi_short_classify(sp->len, sp->aad_len, 16, MBGCM_ENCRYPT, 10, m->short_lim, &cls,
-                              &shape)) {
+        mbgcmi_short_classify(sp->len, sp->aad_len, 16, MBGCM_ENCRYPT, 10, m->short_lim,
+                              m->short_msg_lim, &cls, &shape)) {
         return 0; /* the short-job kernel (GMAC jobs included) */
     }
     return (uint64_t)sp->len >= thr || (uint64_t)sp->len + (uint64_t)sp->aad_len >= thr;

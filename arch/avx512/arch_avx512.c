@@ -9,9 +9,10 @@
  * "Hybrid scheduling", and docs/perf.md.
  *
  * Variants (docs/design.md, "Variants"; measurements in docs/perf.md): by16 (this descriptor,
- * the default) and by32, the same arch with the single-message kernels of gcm_by32_avx512.asm,
- * for AMD family 0x19 (Zen 4) and later: measured faster than by16 there on both cores the
- * project has run on.
+ * the default); by32, the same arch with the single-message kernels of gcm_by32_avx512.asm, for
+ * AMD family 0x1A (Zen 5) and later; by32h, by32's kernels with bursts routed for AMD family
+ * 0x19 (Zen 4). by32's kernels were measured faster than by16's on both AMD cores the project
+ * has run on.
  */
 #include "aesni.h"
 #include "arch.h"
@@ -94,21 +95,64 @@ static const struct mbgcmi_gcm_ops ops_by32 = {
     .jobs12_dec_below = 0,
 };
 
-/* by32 on AMD family 0x19 (Zen 4) and later, by16 elsewhere (Intel cores: one VAESENC zmm per
-   cycle at latency 3, four chains fill it; by32 not measured there). Zen 5 issues two VAESENC zmm
-   per cycle at latency 4 and needs by32's eight chains; Zen 4 issues one (two 256-bit halves)
-   at latency 4, yet by32 still took 5-17% off by16's time at 1420 bytes to 16 KiB: its
-   Karatsuba products leave more of the vector pipes, which its AES rounds share with the
-   carry-less multiplier there, to the rounds (docs/perf.md, "AMD EPYC Zen 4 guest"). */
+/* The by32h variant (cores that run a zmm operation as two 256-bit halves: Zen 4): by32's
+   kernels, with bursts routed otherwise, as measured there (docs/perf.md, "Bursts on Zen 4").
+   The four-lane short-job kernel pays at half rate for its rows of four keys and its lane
+   shuffles: from 161 bytes of message a burst job ran faster through whole12 (the
+   short-message kernel), so only shorter messages (and GMAC jobs, which whole12 has no path
+   for) take it. Up to 512 bytes whole12 also beat by16's pipelined call in both directions;
+   from 513 bytes, where whole12 is by32 with its fixed cost per message, the pipelined call won
+   up to 1152 bytes in both directions (6-12%), and by32 from 1280. */
+#ifndef BY32H_SHORT_MSG_BELOW
+#define BY32H_SHORT_MSG_BELOW 161
+#endif
+#ifndef BY32H_JOBS12_ENC_FROM
+#define BY32H_JOBS12_ENC_FROM 513
+#endif
+#ifndef BY32H_JOBS12_ENC_BELOW
+#define BY32H_JOBS12_ENC_BELOW 1153
+#endif
+#ifndef BY32H_JOBS12_DEC_FROM
+#define BY32H_JOBS12_DEC_FROM 513
+#endif
+#ifndef BY32H_JOBS12_DEC_BELOW
+#define BY32H_JOBS12_DEC_BELOW 1153
+#endif
+
+static const struct mbgcmi_gcm_ops ops_by32h = {
+    .block = mbgcmi_avx_block,
+    .ghash = mbgcmi_avx512_ghash,
+    .ctr_enc = mbgcmi_avx512_by32_ctr_enc,
+    .ctr_dec = mbgcmi_avx512_by32_ctr_dec,
+    .whole = mbgcmi_avx512_by32_gcm,
+    .whole12 = gcm12_by32,
+    .jobs12 = mbgcmi_avx512_gcm12_jobs,
+    .jobs12_enc_from = BY32H_JOBS12_ENC_FROM,
+    .jobs12_enc_below = BY32H_JOBS12_ENC_BELOW,
+    .jobs12_dec_from = BY32H_JOBS12_DEC_FROM,
+    .jobs12_dec_below = BY32H_JOBS12_DEC_BELOW,
+};
+
+/* by32h on AMD family 0x19 (Zen 4), by32 on 0x1A (Zen 5) and later, by16 elsewhere (Intel
+   cores: one VAESENC zmm per cycle at latency 3, four chains fill it; by32 not measured there).
+   Zen 5 issues two VAESENC zmm per cycle at latency 4 and needs by32's eight chains; Zen 4
+   issues one (two 256-bit halves) at latency 4, yet by32's kernels still took 5-17% off by16's
+   time at 1420 bytes to 16 KiB: their Karatsuba products leave more of the vector pipes, which
+   the AES rounds share with the carry-less multiplier there, to the rounds (docs/perf.md, "AMD
+   EPYC Zen 4 guest"). */
 static unsigned choose(const struct mbgcmi_cpu_id *cpu, unsigned features)
 {
     (void)features;
-    return strcmp(cpu->vendor, "AuthenticAMD") == 0 && cpu->family >= 0x19 ? 1 : 0;
+    if (strcmp(cpu->vendor, "AuthenticAMD") != 0 || cpu->family < 0x19) {
+        return 0;
+    }
+    return cpu->family == 0x19 ? 2 : 1;
 }
 
-extern const struct mbgcmi_arch mbgcmi_arch_avx512, mbgcmi_arch_avx512_by32;
-static const struct mbgcmi_arch *const variants[] = {&mbgcmi_arch_avx512,
-                                                     &mbgcmi_arch_avx512_by32};
+extern const struct mbgcmi_arch mbgcmi_arch_avx512, mbgcmi_arch_avx512_by32,
+    mbgcmi_arch_avx512_by32h;
+static const struct mbgcmi_arch *const variants[] = {
+    &mbgcmi_arch_avx512, &mbgcmi_arch_avx512_by32, &mbgcmi_arch_avx512_by32h};
 
 /* What every variant's descriptor shares: all but the variant's name and op table */
 #define AVX512_COMMON                                                                           \
@@ -124,7 +168,7 @@ static const struct mbgcmi_arch *const variants[] = {&mbgcmi_arch_avx512,
 const struct mbgcmi_arch mbgcmi_arch_avx512 = {
     .variant = "by16",
     .variants = variants,
-    .nvariants = 2,
+    .nvariants = 3,
     .choose = choose,
     AVX512_COMMON,
     .ops = &ops,
@@ -136,4 +180,12 @@ const struct mbgcmi_arch mbgcmi_arch_avx512_by32 = {
     .variant = "by32",
     AVX512_COMMON,
     .ops = &ops_by32,
+};
+
+/* The by32h variant: by32's kernels, bursts routed for half-rate zmm (above) */
+const struct mbgcmi_arch mbgcmi_arch_avx512_by32h = {
+    .variant = "by32h",
+    AVX512_COMMON,
+    .ops = &ops_by32h,
+    .short_msg_below = BY32H_SHORT_MSG_BELOW,
 };
