@@ -28,7 +28,7 @@
 
 #include "mbgcm.h"
 
-enum { MAX_LIBS = 8, NSLOTS = 64, IMIX_SLOTS = 192, MAX_BURST = 64, TAG = 16 };
+enum { MAX_LIBS = 8, NSLOTS = 64, IMIX_SLOTS = 192, MAX_SLOTS = 8192, MAX_BURST = 64, TAG = 16 };
 #define SIZE_IMIX ((size_t)0 - 1) /* --sizes imix */
 /* 7 x 64, 4 x 594, 1 x 1518 in mbgcm-bench's interleaved order */
 static const size_t imix_pattern[12] = {64, 594, 64, 64, 1518, 64, 594, 64, 594, 64, 64, 594};
@@ -56,9 +56,9 @@ struct lib {
 
 static struct {
     char sizes[256], bits[64], dirs[64], apis[64];
-    unsigned burst, trials, keys, aad;
+    unsigned burst, trials, keys, aad, slots;
     int cpu, timing_only;
-} opt = {"1420", "128,256", "enc", "burst,oneshot", 32, 1500, 64, 16, -1, 0};
+} opt = {"1420", "128,256", "enc", "burst,oneshot", 32, 1500, 64, 16, NSLOTS, -1, 0};
 
 __attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt, ...)
 {
@@ -85,13 +85,15 @@ static void usage(FILE *f)
             "  --burst N      jobs per batch, 1..%d (default 32)\n"
             "  --trials N     batches per library and point (default 1500)\n"
             "  --keys N       keys round-robin over the %d message slots, 1..%d (default 64)\n"
+            "  --slots N      message slots, each with its own buffers, 1..%d (default %d):\n"
+            "                 many slots of long messages leave the caches cold\n"
             "  --aad N        AAD bytes, 0..64 (default 16)\n"
             "  --cpu N        pin to CPU N (default: the last one online; -1: no pinning)\n"
             "  --timing-only  libraries B.. may give other outputs and fail tags (builds with\n"
             "                 parts of a kernel deleted, to time what is left); A is checked\n"
             "Prints per point and library the minimum, 10th percentile and median ns per\n"
             "message over the batches, and each library's p10 against the first's.\n",
-            MAX_LIBS, IMIX_SLOTS, MAX_BURST, NSLOTS, NSLOTS);
+            MAX_LIBS, IMIX_SLOTS, MAX_BURST, NSLOTS, NSLOTS, MAX_SLOTS, NSLOTS);
 }
 
 static uint64_t ticks(void)
@@ -148,14 +150,14 @@ static void load(struct lib *l)
     }
 }
 
-/* the workload of one point: NSLOTS messages (IMIX_SLOTS for imix) at offsets 24 * j mod 64 */
+/* the workload of one point: --slots messages (IMIX_SLOTS for imix) at offsets 24 * j mod 64 */
 struct work {
     unsigned nslots;
-    size_t len[IMIX_SLOTS];
+    size_t len[MAX_SLOTS];
     int dec;
     mbgcm_key *keys;
-    uint8_t *pt[IMIX_SLOTS], *ct[IMIX_SLOTS], *in[IMIX_SLOTS], *out[IMIX_SLOTS], *ref[IMIX_SLOTS];
-    uint8_t iv[IMIX_SLOTS][12], aad[IMIX_SLOTS][64], tag[IMIX_SLOTS][TAG], otag[IMIX_SLOTS][TAG];
+    uint8_t *pt[MAX_SLOTS], *ct[MAX_SLOTS], *in[MAX_SLOTS], *out[MAX_SLOTS], *ref[MAX_SLOTS];
+    uint8_t iv[MAX_SLOTS][12], aad[MAX_SLOTS][64], tag[MAX_SLOTS][TAG], otag[MAX_SLOTS][TAG];
 };
 
 static uint8_t *buf(size_t len, unsigned j)
@@ -257,7 +259,7 @@ static void point(struct lib *libs, int nl, size_t size, unsigned bits, int dec,
     if (w == NULL || (w->keys = aligned_alloc(64, sizeof(mbgcm_key) * opt.keys)) == NULL) {
         die("%s", "out of memory");
     }
-    w->nslots = size == SIZE_IMIX ? IMIX_SLOTS : NSLOTS;
+    w->nslots = size == SIZE_IMIX ? IMIX_SLOTS : opt.slots;
     for (unsigned s = 0; s < w->nslots; s++) {
         w->len[s] = size == SIZE_IMIX ? imix_pattern[s % 12] : size;
     }
@@ -325,8 +327,13 @@ static void point(struct lib *libs, int nl, size_t size, unsigned bits, int dec,
     for (unsigned t = 0; t < opt.trials; t++) {
         for (int i = 0; i < nl; i++) {
             const int l = (int)((t + (unsigned)i) % (unsigned)nl); /* rotating order */
+            /* with more slots than the default (cold caches), each library takes its own part
+               of the slots in a trial, so that none runs on lines another just brought in */
+            const unsigned sl = opt.slots > NSLOTS && size != SIZE_IMIX
+                                    ? (s0 + (unsigned)l * (w->nslots / (unsigned)nl)) % w->nslots
+                                    : s0;
             const uint64_t a = ticks();
-            const int bad = batch(&libs[l], w, api, s0, opt.burst, jobs);
+            const int bad = batch(&libs[l], w, api, sl, opt.burst, jobs);
             libs[l].t[t] = ticks() - a;
             if (bad && !(l && opt.timing_only)) {
                 die("%s: a message failed while timed", libs[l].path);
@@ -411,6 +418,8 @@ int main(int argc, char **argv)
             opt.trials = num(v, 1, 10000000, "--trials"), i++;
         } else if (!strcmp(a, "--keys")) {
             opt.keys = num(v, 1, NSLOTS, "--keys"), i++;
+        } else if (!strcmp(a, "--slots")) {
+            opt.slots = num(v, 1, MAX_SLOTS, "--slots"), i++;
         } else if (!strcmp(a, "--aad")) {
             opt.aad = num(v, 0, 64, "--aad"), i++;
         } else if (!strcmp(a, "--cpu")) {
