@@ -83,14 +83,14 @@ static const struct mbgcmi_gcm_ops ops = {
 #define BY32_JOBS12_ENC_BELOW 577
 #endif
 
+/* by32's single-message kernels and by16's pipelined call: all but the burst routing */
+#define BY32_OPS_KERNELS                                                                        \
+    .block = mbgcmi_avx_block, .ghash = mbgcmi_avx512_ghash,                                    \
+    .ctr_enc = mbgcmi_avx512_by32_ctr_enc, .ctr_dec = mbgcmi_avx512_by32_ctr_dec,               \
+    .whole = mbgcmi_avx512_by32_gcm, .whole12 = gcm12_by32, .jobs12 = mbgcmi_avx512_gcm12_jobs
+
 static const struct mbgcmi_gcm_ops ops_by32 = {
-    .block = mbgcmi_avx_block,
-    .ghash = mbgcmi_avx512_ghash,
-    .ctr_enc = mbgcmi_avx512_by32_ctr_enc,
-    .ctr_dec = mbgcmi_avx512_by32_ctr_dec,
-    .whole = mbgcmi_avx512_by32_gcm,
-    .whole12 = gcm12_by32,
-    .jobs12 = mbgcmi_avx512_gcm12_jobs,
+    BY32_OPS_KERNELS,
     .jobs12_enc_below = BY32_JOBS12_ENC_BELOW,
     .jobs12_dec_below = 0,
 };
@@ -120,13 +120,7 @@ static const struct mbgcmi_gcm_ops ops_by32 = {
 #endif
 
 static const struct mbgcmi_gcm_ops ops_by32h = {
-    .block = mbgcmi_avx_block,
-    .ghash = mbgcmi_avx512_ghash,
-    .ctr_enc = mbgcmi_avx512_by32_ctr_enc,
-    .ctr_dec = mbgcmi_avx512_by32_ctr_dec,
-    .whole = mbgcmi_avx512_by32_gcm,
-    .whole12 = gcm12_by32,
-    .jobs12 = mbgcmi_avx512_gcm12_jobs,
+    BY32_OPS_KERNELS,
     .jobs12_enc_from = BY32H_JOBS12_ENC_FROM,
     .jobs12_enc_below = BY32H_JOBS12_ENC_BELOW,
     .jobs12_dec_from = BY32H_JOBS12_DEC_FROM,
