@@ -73,7 +73,9 @@ uint64_t mbint_single_min_len(int arch)
 uint64_t mbint_short_max_len(int arch)
 {
     const struct mbgcmi_arch *a = mbgcmi_arch_at((unsigned)arch);
-    return a->short_jobs != NULL ? 16 * MBGCMI_SHORT_MAX_BLOCKS : 0;
+    /* the longest message the chosen variant sends there (GMAC jobs may have more AAD) */
+    return a->short_jobs != NULL ? mbgcmi_short_msg_lim(a, 16 * MBGCMI_SHORT_MAX_BLOCKS + 1) - 1
+                                 : 0;
 }
 
 void mbint_set_single_min_len(mbgcm_mgr *m, uint64_t len)

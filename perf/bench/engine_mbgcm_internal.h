@@ -38,7 +38,8 @@ int mbint_same_lanes(int a, int b);
 /* Jobs of this many bytes or more go single-stream in a manager of |arch| by default
    (UINT64_MAX: never). */
 uint64_t mbint_single_min_len(int arch);
-/* The longest message the arch's short-job kernel takes (12-byte IV, AAD <= 16), 0 without. */
+/* The longest message the arch's short-job kernel takes (12-byte IV, AAD <= 16) in the chosen
+   variant's routing, 0 without. */
 uint64_t mbint_short_max_len(int arch);
 void mbint_set_single_min_len(mbgcm_mgr *m, uint64_t len);
 
