@@ -70,7 +70,8 @@ static inline int mbgcmi_check_job_inline(const mbgcm_job *job)
    else (which then takes the general path, where every check gives its status). The checks
    are the ones above. They are separate branches on purpose: for valid jobs each is a
    not-taken compare-and-branch, one fused operation, where folding the terms into one value
-   with flag-to-register moves measured about three times the instructions. None of them depends on secret data. */
+   with flag-to-register moves measured about three times the instructions. None of them
+   depends on secret data. */
 static inline __attribute__((always_inline)) int
 mbgcmi_short_fast(const mbgcm_job *job, uint64_t lim, uint64_t mlim, unsigned *cls,
                   uint32_t *shape)

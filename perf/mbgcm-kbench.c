@@ -621,8 +621,8 @@ int main(int argc, char **argv)
     }
     printf("\nrestore: copying the 2816-byte group snapshot; lanes/call: restore + "
            "mbgcmi_avx512_lanes, minus the restore; short: mbgcmi_avx512_short\n"
-           "(<= 256 bytes; the ring sends it such jobs up to the variant's limit); C path: ring API with no-op kernels "
-           "and single-stream off; ring lanes: ring API,\n"
+           "(<= 256 bytes; the ring sends it such jobs up to the variant's limit); C path: ring API "
+           "with no-op kernels and single-stream off; ring lanes: ring API,\n"
            "single-stream off (every job in the lanes); unexpl. = ring lanes - C path - kernel "
            "per job (short kernel for <= 256 bytes,\n"
            "else lane kernel): cache and pipeline effects of running them together; kernel%% = "

@@ -3,9 +3,9 @@
  * test_mgr_pipeline.c — the burst path's pipelined single-stream kernel (avx512:
  * mbgcmi_avx512_gcm12_jobs through the scheduler), exhaustively over the classes that
  * shape its stitching, on every supported arch and "auto" (the path is taken only where the
- * arch's single-stream ops have jobs12, for the jobs in their jobs12_enc_from..jobs12_enc_below /
- * jobs12_dec_from..jobs12_dec_below ranges; the burst runs its other 12-byte-IV jobs at once through whole12,
- * and those bursts must come out just as right).
+ * arch's single-stream ops have jobs12, for the jobs in their ranges jobs12_enc_from ..
+ * jobs12_enc_below and jobs12_dec_from .. jobs12_dec_below; the burst runs its other 12-byte-IV
+ * jobs at once through whole12, and those bursts must come out just as right).
  *
  * The kernel runs up to 64 single-stream jobs with 12-byte IVs per call; job i's final GHASH
  * (F = 0..16 blocks + the length block) and its tag store or constant-time compare ride in the
