@@ -11,9 +11,10 @@
  *   mask-avx512  MBGCM_ARCH=avx512 with AVX-512 hidden through the feature-mask hook before
  *                first use: UNSUPPORTED (never a crash, never a silent fallback)
  * Every mode then changes MBGCM_ARCH and checks that the choice did not move.
- *   variant      MBGCM_AVX512_VARIANT names a variant (MBGCM_ARCH unset): the one-shot calls
- *                and managers of avx512 run it; a variant the arch lacks makes them
- *                UNSUPPORTED (managers of other arches still work); read once per process
+ *   variant      MBGCM_AVX512_VARIANT names a variant (MBGCM_ARCH unset), or
+ *                MBGCM_AVX2_VARIANT does (MBGCM_ARCH=avx2): the one-shot calls and managers
+ *                of that arch run it; a variant the arch lacks makes them UNSUPPORTED
+ *                (managers of other arches still work); read once per process
  */
 #include "test_util.h"
 
@@ -115,45 +116,56 @@ static void env_arch(void **state)
 static void env_variant(void **state)
 {
     (void)state;
-    const char *env = getenv("MBGCM_AVX512_VARIANT");
+    /* MBGCM_AVX512_VARIANT with MBGCM_ARCH unset (avx512 is the best arch where it runs), or
+       MBGCM_AVX2_VARIANT with MBGCM_ARCH=avx2 */
+    const char *arch = getenv("MBGCM_AVX2_VARIANT") != NULL ? "avx2" : "avx512";
+    const char *var = strcmp(arch, "avx2") == 0 ? "MBGCM_AVX2_VARIANT" : "MBGCM_AVX512_VARIANT";
+    const char *other = strcmp(arch, "avx2") == 0 ? "aesni" : "avx2";
+    const char *env = getenv(var);
     assert_non_null(env);
-    assert_null(getenv("MBGCM_ARCH"));
-    const int a = TU_ARCH("avx512");
+    const char *env_arch = getenv("MBGCM_ARCH");
+    if (strcmp(arch, "avx2") == 0) {
+        assert_non_null(env_arch);
+        assert_string_equal(env_arch, "avx2");
+    } else {
+        assert_null(env_arch);
+    }
+    const int a = TU_ARCH(arch);
     if (a == TU_ARCH_NONE || !tu_arch_supported(a)) {
-        print_message("no avx512 here: the variable must change nothing\n");
-        exercise(1, "no avx512");
+        print_message("no %s here: the variable must change nothing\n", arch);
+        exercise(env_arch == NULL, "arch not here");
         return;
     }
     const struct mbgcmi_arch *base = mbgcmi_arches[a];
     const struct mbgcmi_arch *v = mbgcmi_arch_variant(base, env);
-    print_message("MBGCM_AVX512_VARIANT=%s: %s\n", env, v ? "a variant" : "no such variant");
+    print_message("%s=%s: %s\n", var, env, v ? "a variant" : "no such variant");
     mbgcm_mgr *m = NULL;
-    mbgcm_config cfg = {.arch = "avx512"};
+    mbgcm_config cfg = {.arch = arch};
     if (v != NULL) {
-        assert_ptr_equal(mbgcmi_arch_parse("avx512"), v);
-        assert_ptr_equal(mbgcmi_arch_parse(NULL), v);
+        assert_ptr_equal(mbgcmi_arch_parse(arch), v);
+        assert_ptr_equal(mbgcmi_arch_parse(env_arch), v);
         exercise(1, "variant");
         assert_ptr_equal(mbgcmi_oneshot_arch(), v);
         assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_OK);
         mbgcm_mgr_free(m);
     } else {
-        assert_null(mbgcmi_arch_parse("avx512"));
-        assert_null(mbgcmi_arch_parse(NULL));
+        assert_null(mbgcmi_arch_parse(arch));
+        assert_null(mbgcmi_arch_parse(env_arch));
         exercise(0, "unknown variant");
         assert_null(mbgcmi_oneshot_arch());
         assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_ERR_UNSUPPORTED);
         assert_int_equal(mbgcm_mgr_create(&m, NULL), MBGCM_ERR_UNSUPPORTED);
-        cfg.arch = "avx2";
-        if (tu_arch_supported(TU_ARCH("avx2"))) {
+        cfg.arch = other;
+        if (tu_arch_supported(TU_ARCH(other))) {
             assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_OK);
             mbgcm_mgr_free(m);
         }
     }
     /* read once: changing the variable now changes nothing */
-    setenv("MBGCM_AVX512_VARIANT", v != NULL ? "bogus" : base->variant, 1);
-    assert_ptr_equal(mbgcmi_arch_parse("avx512"), v);
-    unsetenv("MBGCM_AVX512_VARIANT");
-    assert_ptr_equal(mbgcmi_arch_parse("avx512"), v);
+    setenv(var, v != NULL ? "bogus" : base->variant, 1);
+    assert_ptr_equal(mbgcmi_arch_parse(arch), v);
+    unsetenv(var);
+    assert_ptr_equal(mbgcmi_arch_parse(arch), v);
 }
 
 int main(int argc, char **argv)

@@ -19,8 +19,9 @@
  *     (k-fold Montgomery products, mont(V(a), hpow[H^k]) = V(a*H^k), Karatsuba halves), and
  *     the hash-key power kernels (portable, xmm, ymm, zmm) against each other on edge and
  *     random H: the same bytes, nothing written outside hpow/hkar;
- *   - the avx512 short-message kernel (mbgcmi_avx512_small12) at every length 0..512 against
- *     OpenSSL, whatever lengths the one-shot routing sends it;
+ *   - the short-message kernels (mbgcmi_avx512_small12 at every length 0..512, the avx2
+ *     arch's whole12 entries with short paths of 768 and 1024 bytes at every length 0..1040)
+ *     against OpenSSL, whatever lengths the one-shot routing sends them;
  *   - struct offsets against arch/x86/include/key.inc (parsed; path from MBGCM_KEY_INC).
  */
 #include <ctype.h>
@@ -780,94 +781,116 @@ static void hpowers_kernels(void **state)
     printf("\n");
 }
 
-/* ---- the avx512 short-message kernel ----------------------------------------------------------- */
-/* mbgcmi_avx512_small12 called directly (whatever lengths the one-shot routing gives it) for
-   every message length 0..512, every AAD length 0..16 (cycling), every key size and tag
-   length, encrypt and decrypt, out of place and in place, against OpenSSL: output and tag,
-   nothing written past the message or the tag, a flipped bit of tag, ciphertext or AAD fails
-   the tag (the caller zeroes; the kernel returns 1). */
-static void small12_all_lengths(void **state)
+/* ---- the short-message kernels ------------------------------------------------------------ */
+/* The whole12 kernels with a short path, called directly (whatever lengths the one-shot routing
+   gives them): mbgcmi_avx512_small12 for every message length 0..512, mbgcmi_avx2_gcm12 and
+   mbgcmi_avx2_gcm12_1k (short path up to 768 and 1024 bytes) for every length 0..1040 (both
+   sides of both limits); every AAD length 0..16 (cycling; for the avx2 entries 17..20 now and
+   then: past the short path), every key size and tag length, encrypt and decrypt, out of
+   place and in place, against OpenSSL: output and tag, nothing written past the message or
+   the tag, a flipped bit of tag, ciphertext or AAD fails the tag (the caller zeroes; the
+   kernel returns 1). */
+typedef int (*whole12_fn)(const struct mbgcmi_key *, const uint8_t *, const uint8_t *, size_t,
+                          const uint8_t *, size_t, uint8_t *, uint8_t *, size_t);
+
+static void whole12_all_lengths(void **state)
 {
     (void)state;
 #if defined(MBGCM_HAVE_NASM)
-    const int a = TU_ARCH("avx512");
-    if (a == TU_ARCH_NONE || !tu_arch_supported(a)) {
-        print_message("avx512 not supported here: nothing to test\n");
-        skip();
-    }
+    static const struct {
+        const char *name, *arch;
+        whole12_fn fn;
+        size_t max_len;
+        int any_aad; /* 0: AAD of at most 16 bytes only (the caller's routing guarantees it) */
+    } entry[] = {
+        {"avx512 small12", "avx512", mbgcmi_avx512_small12, 512, 0},
+        {"avx2 gcm12", "avx2", mbgcmi_avx2_gcm12, 1040, 1},
+        {"avx2 gcm12_1k", "avx2", mbgcmi_avx2_gcm12_1k, 1040, 1},
+    };
+    enum { MAXLEN = 1040, CAN = 80 };
     static const size_t tls[] = {4, 8, 12, 13, 14, 15, 16};
-    enum { CAN = 80 };
     tu_rng r;
-    tu_rng_init(&r, "small12_all_lengths");
+    tu_rng_init(&r, "whole12_all_lengths");
     tu_key *keys = tu_keys_new(&r, 3, 16);
     for (size_t s = 0; s < 3; s++) {
         tu_key_random(&r, &keys[s], 16 + 8 * s);
     }
-    uint8_t pt[512], ct[512 + CAN], out[512 + CAN], want[512], aad[16], iv[12];
-    uint8_t tag[16 + CAN], wtag[16];
-    uint64_t cases = 0, fails = 0;
-    for (size_t len = 0; len <= 512; len++) {
-        for (size_t v = 0; v < 6; v++) {
-            const tu_key *k = &keys[(len + v) % 3];
-            const size_t aad_len = (len * 7 + v * 5) % 17;
-            const size_t tl = tls[(len + 3 * v) % 7];
-            const int in_place = (int)(v & 1);
-            tu_rng_fill(&r, pt, sizeof pt);
-            tu_rng_fill(&r, aad, sizeof aad);
-            tu_rng_fill(&r, iv, sizeof iv);
-            assert_int_equal(tu_ossl_gcm_encrypt(k->raw, k->len, iv, 12, aad, aad_len, pt, len,
-                                                 want, wtag, tl), 0);
-            const struct mbgcmi_key *ik = mbgcmi_key_c(&k->key);
-            const uint8_t *ad = aad_len ? aad : NULL;
-            /* encrypt */
-            memset(out, 0xA5, sizeof out);
-            memset(tag, 0x5A, sizeof tag);
-            const uint8_t *src = pt;
-            if (in_place) {
-                memcpy(out, pt, len);
-                src = out;
-            }
-            assert_int_equal(mbgcmi_avx512_small12(ik, iv, ad, aad_len, len ? src : NULL, len,
-                                                   len ? out : NULL, tag, tl), 0);
-            TU_MEM_EQ(out, want, len, "small12 encrypt: len %zu aad %zu key %zu", len, aad_len,
-                      k->len);
-            TU_MEM_EQ(tag, wtag, tl, "small12 tag: len %zu aad %zu key %zu tag %zu", len,
-                      aad_len, k->len, tl);
-            assert_true(tu_all_byte(out + len, CAN, 0xA5));
-            assert_true(tu_all_byte(tag + tl, CAN + 16 - tl, 0x5A));
-            /* decrypt: the right tag, then one flipped bit of tag, ciphertext or AAD */
-            for (int t = 0; t < 4; t++) {
-                memcpy(ct, want, len);
-                memset(ct + len, 0xC3, CAN);
-                uint8_t etag[16], ad2[16];
-                memcpy(etag, wtag, tl);
-                memcpy(ad2, aad, sizeof ad2);
-                int bad = t;
-                if (t == 2 && len == 0) bad = 1;
-                if (t == 3 && aad_len == 0) bad = 1;
-                if (bad == 1) etag[tu_rng_below(&r, tl)] ^= (uint8_t)(1u << tu_rng_below(&r, 8));
-                if (bad == 2) ct[tu_rng_below(&r, len)] ^= (uint8_t)(1u << tu_rng_below(&r, 8));
-                if (bad == 3) ad2[tu_rng_below(&r, aad_len)] ^= (uint8_t)(1u << tu_rng_below(&r, 8));
-                uint8_t *dst = out;
-                memset(out, 0xA5, sizeof out);
-                if (in_place) dst = ct;
-                const int f = mbgcmi_avx512_small12(ik, iv, aad_len ? ad2 : NULL, aad_len,
-                                                    len ? ct : NULL, len, len ? dst : NULL, etag,
-                                                    tl | (size_t)1 << 8);
-                assert_int_equal(f, bad != 0);
-                fails += f;
-                if (!bad) {
-                    TU_MEM_EQ(dst, pt, len, "small12 decrypt: len %zu aad %zu key %zu", len,
-                              aad_len, k->len);
-                }
-                assert_true(tu_all_byte(dst + len, CAN, in_place ? 0xC3 : 0xA5));
-            }
-            cases++;
+    static uint8_t pt[MAXLEN], ct[MAXLEN + CAN], out[MAXLEN + CAN], want[MAXLEN];
+    uint8_t aad[20], iv[12], tag[16 + CAN], wtag[16];
+    for (size_t e = 0; e < sizeof entry / sizeof entry[0]; e++) {
+        const int a = TU_ARCH(entry[e].arch);
+        if (a == TU_ARCH_NONE || !tu_arch_supported(a)) {
+            print_message("%s: arch not supported here\n", entry[e].name);
+            continue;
         }
+        uint64_t cases = 0, fails = 0;
+        for (size_t len = 0; len <= entry[e].max_len; len++) {
+            for (size_t v = 0; v < 6; v++) {
+                const tu_key *k = &keys[(len + v) % 3];
+                const size_t aad_len = entry[e].any_aad && v == 5 && len % 7 == 0
+                                           ? 17 + len % 4
+                                           : (len * 7 + v * 5) % 17;
+                const size_t tl = tls[(len + 3 * v) % 7];
+                const int in_place = (int)(v & 1);
+                tu_rng_fill(&r, pt, len);
+                tu_rng_fill(&r, aad, sizeof aad);
+                tu_rng_fill(&r, iv, sizeof iv);
+                assert_int_equal(tu_ossl_gcm_encrypt(k->raw, k->len, iv, 12, aad, aad_len, pt,
+                                                     len, want, wtag, tl), 0);
+                const struct mbgcmi_key *ik = mbgcmi_key_c(&k->key);
+                const uint8_t *ad = aad_len ? aad : NULL;
+                /* encrypt */
+                memset(out, 0xA5, sizeof out);
+                memset(tag, 0x5A, sizeof tag);
+                const uint8_t *src = pt;
+                if (in_place) {
+                    memcpy(out, pt, len);
+                    src = out;
+                }
+                assert_int_equal(entry[e].fn(ik, iv, ad, aad_len, len ? src : NULL, len,
+                                             len ? out : NULL, tag, tl), 0);
+                TU_MEM_EQ(out, want, len, "%s encrypt: len %zu aad %zu key %zu", entry[e].name,
+                          len, aad_len, k->len);
+                TU_MEM_EQ(tag, wtag, tl, "%s tag: len %zu aad %zu key %zu tag %zu",
+                          entry[e].name, len, aad_len, k->len, tl);
+                assert_true(tu_all_byte(out + len, CAN, 0xA5));
+                assert_true(tu_all_byte(tag + tl, CAN + 16 - tl, 0x5A));
+                /* decrypt: the right tag, then one flipped bit of tag, ciphertext or AAD */
+                for (int t = 0; t < 4; t++) {
+                    memcpy(ct, want, len);
+                    memset(ct + len, 0xC3, CAN);
+                    uint8_t etag[16], ad2[20];
+                    memcpy(etag, wtag, tl);
+                    memcpy(ad2, aad, sizeof ad2);
+                    int bad = t;
+                    if (t == 2 && len == 0) bad = 1;
+                    if (t == 3 && aad_len == 0) bad = 1;
+                    const uint8_t bit = (uint8_t)(1u << tu_rng_below(&r, 8));
+                    if (bad == 1) etag[tu_rng_below(&r, tl)] ^= bit;
+                    if (bad == 2) ct[tu_rng_below(&r, len)] ^= bit;
+                    if (bad == 3) ad2[tu_rng_below(&r, aad_len)] ^= bit;
+                    uint8_t *dst = out;
+                    memset(out, 0xA5, sizeof out);
+                    if (in_place) dst = ct;
+                    const int f = entry[e].fn(ik, iv, aad_len ? ad2 : NULL, aad_len,
+                                              len ? ct : NULL, len, len ? dst : NULL, etag,
+                                              tl | (size_t)1 << 8);
+                    assert_int_equal(f, bad != 0);
+                    fails += f;
+                    if (!bad) {
+                        TU_MEM_EQ(dst, pt, len, "%s decrypt: len %zu aad %zu key %zu",
+                                  entry[e].name, len, aad_len, k->len);
+                    }
+                    assert_true(tu_all_byte(dst + len, CAN, in_place ? 0xC3 : 0xA5));
+                }
+                cases++;
+            }
+        }
+        printf("%s: %llu cases (every length 0..%zu), %llu tampered decrypts failed as they "
+               "must\n", entry[e].name, (unsigned long long)cases, entry[e].max_len,
+               (unsigned long long)fails);
     }
     tu_keys_free(keys, 3);
-    printf("avx512 small12: %llu cases (every length 0..512), %llu tampered decrypts failed "
-           "as they must\n", (unsigned long long)cases, (unsigned long long)fails);
 #else
     skip();
 #endif
@@ -956,7 +979,7 @@ int main(void)
         cmocka_unit_test(gf128_mont_vs_textbook),
         cmocka_unit_test(hash_key_powers),
         cmocka_unit_test(hpowers_kernels),
-        cmocka_unit_test(small12_all_lengths),
+        cmocka_unit_test(whole12_all_lengths),
         cmocka_unit_test(layout_matches_key_inc),
     };
     return cmocka_run_group_tests_name("gcm_internal", tests, setup, NULL) ? 1 : 0;

@@ -55,6 +55,7 @@
 ;   (struct mbgcmi_gcm_ops.whole12). Up to 48 blocks with AAD <= 16 it takes the short path
 ;   (after mbgcmi_avx2_gcm below): E_K(J0) in the data's AES pass, the AAD, the blocks and the
 ;   length block in one aggregated GHASH (one more per further 16 blocks).
+; int mbgcmi_avx2_gcm12_1k(...same...): the same with the short path up to 64 blocks.
 ;
 ; Register plan
 ;   rdi k   rsi ctr (ctr_*), j0 (gcm)   rdx s   rcx in   r8 out   r9 blocks left   eax rounds
@@ -79,6 +80,8 @@ default rel
 %include "ghash_avx2.inc"
 
 %define SHORT_MAX 768          ; gcm12: messages up to 48 blocks with AAD <= 16 take the short path
+%define SHORT_MAX_1K 1024       ; gcm12_1k: up to 64 blocks (the counter rows below cover these;
+                                ; they hold each counter word in one byte: at most 253 blocks)
 
 section .rodata
 %include "consts.inc"
@@ -96,7 +99,7 @@ YADD:                                                   ; row j: +2j in both lan
 ; they are the blocks after round 0 (the short path of mbgcmi_avx2_gcm12)
 SCTR:
 %assign _j 0
-%rep SHORT_MAX / 32 + 1
+%rep SHORT_MAX_1K / 32 + 1
                 dd 0, 0, 0, (2 * _j + 1) << 24, 0, 0, 0, (2 * _j + 2) << 24
 %assign _j _j + 1
 %endrep
@@ -538,6 +541,17 @@ mbgcmi_avx2_ctr_dec:
 ;   compares all 16 bytes under the tag_len mask without a branch, returns 1 when they differ
 ;   (the caller zeroes out), else 0. Messages up to SHORT_MAX bytes with AAD <= 16 bytes go to
 ;   the short path (gcm12_short), the rest through mbgcmi_avx2_gcm's body.
+; int mbgcmi_avx2_gcm12_1k(...same...)
+;   The same with the short path up to SHORT_MAX_1K bytes (the avx2 arch's short1k variant: on
+;   a core whose vector pipes overlap one pass's GHASH with the next pass's AES rounds by
+;   themselves, the short path's unstitched passes beat the stitched loop there).
+global mbgcmi_avx2_gcm12_1k:function hidden
+mbgcmi_avx2_gcm12_1k:
+        cmp     r9, SHORT_MAX_1K
+        ja      mbgcmi_avx2_gcm12.long
+        cmp     rcx, 16
+        jbe     gcm12_short
+        jmp     mbgcmi_avx2_gcm12.long
 global mbgcmi_avx2_gcm12:function hidden
 mbgcmi_avx2_gcm12:
         cmp     r9, SHORT_MAX
@@ -850,9 +864,9 @@ mbgcmi_avx2_gcm:
         FRAME_LEAVE
 
 ; ---------------------------------------------------------------------------------------------
-; The short path of mbgcmi_avx2_gcm12: len <= SHORT_MAX (48 blocks) and aad_len <= 16, the
-; arguments as mbgcmi_avx2_gcm12's. A short message's cost is its fixed part, so up to 16 blocks
-; everything runs in one AES pass and one GHASH reduction:
+; The short path of mbgcmi_avx2_gcm12: len <= SHORT_MAX (48 blocks; gcm12_1k: SHORT_MAX_1K, 64)
+; and aad_len <= 16, the arguments as mbgcmi_avx2_gcm12's. A short message's cost is its fixed
+; part, so up to 16 blocks everything runs in one AES pass and one GHASH reduction:
 ;   - E_K(J0) is block 0 of the pass: ymm j holds the counter blocks J0 + 2j, J0 + 2j + 1
 ;     (j < Q = t/2 + 1, t = the message's blocks), so lane 0 of ymm0 ends as E_K(J0) and the
 ;     key stream of message block c sits in lane (c + 1) % 2 of ymm (c + 1) / 2. The blocks
