@@ -124,7 +124,8 @@ MBGCM_API void mbgcm_key_wipe(mbgcm_key *key);
  * path this CPU and OS support; MBGCM_ARCH=generic|aesni|avx2|avx512 forces one, and an arch
  * that is unknown or not supported here makes every one-shot call return MBGCM_ERR_UNSUPPORTED.
  * An arch's variant (tuning per microarchitecture) is chosen from the CPU the same way;
- * MBGCM_AVX512_VARIANT=by16|by32|auto overrides it (an unknown one: MBGCM_ERR_UNSUPPORTED).
+ * MBGCM_AVX512_VARIANT=by16|by32|by32h|auto and MBGCM_AVX2_VARIANT=by16|short1k|auto override
+ * it (an unknown one: MBGCM_ERR_UNSUPPORTED). Every variant computes the same bytes.
  * ------------------------------------------------------------------------------------------- */
 
 /*
