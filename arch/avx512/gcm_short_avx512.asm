@@ -34,8 +34,8 @@
 ;   Montgomery reduction per group (arch/generic/ghash_ct.c derives it); four lanes are four
 ;   unrelated jobs, so there is no cross-lane fold.
 ;   T = E_K(J0) ^ S, written under the tag-length mask or compared over the tag bytes.
-; Rows of four keys (round keys, powers) come from one broadcast plus three merge-masked
-; broadcasts (a 16-byte read each); the Karatsuba operand of a power row is computed
+; Rows of four keys (round keys, powers) come from four 16-byte reads joined as two ymm halves
+; (GATHER4); the Karatsuba operand of a power row is computed
 ; (pshufd + xor) rather than loaded. Message rows come in the same way, every row of a group
 ; before any of its stores (an in-place job's loads must not wait behind its own stores), and
 ; leave through xmm and VEXTRACTI32X4 stores (byte-masked xmm stores for a partial last block).
@@ -62,12 +62,11 @@
 ;   rax, rcx, rdx  scratch
 ;   zmm0..8     B0..Bn of the current group: J0, counters -> E_K(J0), key stream -> output
 ;   zmm9        KR: round-key row           zmm10, zmm11  PW, PK: power row, its Karatsuba op.
-;   zmm12       TT: GHASH scratch           zmm13  DD: data row / mask scratch
-;   zmm14       scratch (shapes, inserts)   zmm15  spread index (shapes -> lanes)
+;   zmm12       TT: GHASH scratch           zmm13  DD: mask scratch, round-key row halves
+;   zmm14       scratch (shapes, inserts, data row halves)  zmm15  spread index (shapes -> lanes)
 ;   zmm16..25   X rows of the previous group: A, C1..Cn, L (then of the current group)
 ;   zmm26       E_K(J0) of the previous group       zmm27, zmm28  expected tags: previous,
 ;               current group                      zmm29..31  LO, MI, HI of the GHASH
-;   k1, k2, k3  dword masks of lanes 1, 2, 3 (merge-masked broadcasts)
 ;   k4..k6      scratch masks
 ; Every vector register and the stack frame are cleared before returning.
 default rel
@@ -154,21 +153,32 @@ GMACD:  times 16 dd 0x20000000          ; shape bit 29: a GMAC lane
 
 section .text
 
-; ROW4 dst, p0, p1, p2, p3, off: lane l of dst = the 16 bytes at p_l + off (one key for all:
-; one broadcast from p0)
-%macro ROW4 6
-        vbroadcasti32x4 %1, [%2 + %6]
-%if !SAMEKEY
-        vbroadcasti32x4 %1{k1}, [%3 + %6]
-        vbroadcasti32x4 %1{k2}, [%4 + %6]
-        vbroadcasti32x4 %1{k3}, [%5 + %6]
+; GATHER4 d, t, p0, p1, p2, p3: zmm<d> = the four 16-byte blocks at p0..p3, lane l from p_l,
+; built as two ymm halves and one 256-bit insert (zmm<t> is clobbered). One broadcast and
+; three merge-masked broadcasts do the same in four instructions, but measured 1.2 cycles
+; more per row beside AES rounds on Zen 4 (docs/perf.md, "Gathering rows of four").
+%macro GATHER4 6
+        vmovdqu64 xmm %+ %1, [%3]
+        vinserti32x4 ymm %+ %1, ymm %+ %1, [%4], 1
+        vmovdqu64 xmm %+ %2, [%5]
+        vinserti32x4 ymm %+ %2, ymm %+ %2, [%6], 1
+        vinserti64x4 zmm %+ %1, zmm %+ %1, ymm %+ %2, 1
+%endmacro
+
+; ROW4 d, t, p0, p1, p2, p3, off: lane l of zmm<d> = the 16 bytes at p_l + off (one key for
+; all: one broadcast from p0; zmm<t> clobbered otherwise)
+%macro ROW4 7
+%if SAMEKEY
+        vbroadcasti32x4 zmm %+ %1, [%3 + %7]
+%else
+        GATHER4 %1, %2, %3 + %7, %4 + %7, %5 + %7, %6 + %7
 %endif
 %endmacro
-%macro CURROW 2                 ; dst, offset into the current group's keys
-        ROW4    %1, r8, r9, r10, r11, %2
+%macro CURROW 2                 ; dst, offset into the current group's keys (DD clobbered)
+        ROW4    %1, 13, r8, r9, r10, r11, %2
 %endmacro
-%macro PREVROW 2                ; dst, offset into the previous group's keys
-        ROW4    %1, r12, r13, r14, r15, %2
+%macro PREVROW 3                ; dst, scratch, offset into the previous group's keys
+        ROW4    %1, %2, r12, r13, r14, r15, %3
 %endmacro
 
 ; The GHASH a stage runs for the rows the previous stage left (X rows zmm16 + k), described
@@ -206,7 +216,7 @@ section .text
 %assign _k (%1)
 %if _k <= G_LAST
 %assign _x 16 + _k
-        PREVROW PW, HPOW(G_PBASE - _k)
+        PREVROW 10, 11, HPOW(G_PBASE - _k)                 ; PW (PK clobbered, set next)
         vpshufd PK, PW, 0x4e
         vpxorq  PK, PK, PW                              ; h.lo ^ h.hi in both qwords
 %if _k == G_FIRST && G_INIT
@@ -270,7 +280,7 @@ section .text
 ; ROUND insn, r: AES round r on B_R0..B_na (R0 = 0, or 1 in a split job's second half,
 ; which has no J0 block)
 %macro ROUND 2
-        CURROW  KR, 16 * (%2)
+        CURROW  9, 16 * (%2)                            ; KR
         AES_ROWS
 %assign _j R0
 %rep _na + 1 - R0
@@ -308,10 +318,7 @@ section .text
 %macro LOADROW 1
 %assign _o DOFF + 16 * ((%1) - 1)
 %assign _x 16 + (%1)
-        vbroadcasti32x4 zmm %+ _x, [rax + _o]
-        vbroadcasti32x4 zmm %+ _x{k1}, [rcx + _o]
-        vbroadcasti32x4 zmm %+ _x{k2}, [rdx + _o]
-        vbroadcasti32x4 zmm %+ _x{k3}, [r12 + _o]
+        GATHER4 _x, 14, rax + _o, rcx + _o, rdx + _o, r12 + _o
 %endmacro
 %macro LOADTAIL 1
 %assign _o DOFF + 16 * ((%1) - 1)
@@ -509,7 +516,7 @@ section .text
         mov     rax, [JD + J_IV]
         vmovdqu8 xmm14{k4}{z}, [rax]
         vinserti32x4 zmm0, zmm0, xmm14, 3
-        CURROW  KR, 0
+        CURROW  9, 0                                    ; KR
         vpxorq  zmm0, zmm0, KR                          ; IV || 0^32, whitened with rk0
 %if (%1) == 1
         vmovdqa64 [rsp + F_J0], zmm0
@@ -657,13 +664,10 @@ section .text
         cmp     rax, -1
         jne     %%aadsmall
         mov     rax, [JA + J_AAD]                       ; 16 bytes in every lane: plain reads
-        vbroadcasti32x4 zmm16, [rax]
-        mov     rax, [JB + J_AAD]
-        vbroadcasti32x4 zmm16{k1}, [rax]
-        mov     rax, [JC + J_AAD]
-        vbroadcasti32x4 zmm16{k2}, [rax]
-        mov     rax, [JD + J_AAD]
-        vbroadcasti32x4 zmm16{k3}, [rax]
+        mov     rcx, [JB + J_AAD]                       ; (the data phase is over: rcx, rdx,
+        mov     rdx, [JC + J_AAD]                       ; r12 are free)
+        mov     r12, [JD + J_AAD]
+        GATHER4 16, 14, rax, rcx, rdx, r12
         jmp     %%aadrow
 %%aadsmall:
         SMALL   16, J_AAD, M_AAD
@@ -886,12 +890,6 @@ mbgcmi_avx512_short_jobs:
         mov     JB, JA
         mov     JC, JA
         mov     JD, JA
-        mov     eax, 0x00F0
-        kmovw   k1, eax
-        mov     eax, 0x0F00
-        kmovw   k2, eax
-        mov     eax, 0xF000
-        kmovw   k3, eax
         mov     eax, ecx
         test    r8d, 0x200
         jz      .notgmac

@@ -52,6 +52,8 @@ LOOP_PAIR(vpxord) LOOP_PAIR(vpternlogd) LOOP_PAIR(vpshufb) LOOP_PAIR(vshufi64x2)
 LOOP_PAIR(vpalignr) LOOP_PAIR(vinserti32x4_r) LOOP_PAIR(vinserti32x4_m) LOOP_PAIR(vpshufd)
 #undef LOOP_PAIR
 void mbr_vbroadcasti32x4_t(uint64_t, void *);
+void mbr_growm_t(uint64_t, void *);
+void mbr_growh_t(uint64_t, void *);
 void mbr_vmovdqu8_kz_t(uint64_t, void *);
 void mbr_vmovdqu64_ld_t(uint64_t, void *);
 void mbr_vmovdqu64_st_t(uint64_t, void *);
@@ -62,7 +64,8 @@ void mbr_ref_add(uint64_t, void *);
 void mbr_ref_add_zmm(uint64_t, void *);
 #define MIX_DECL(n) void mbr_mix_##n(uint64_t, void *); extern const struct mix_desc mbr_mix_##n##_desc;
 MIX_DECL(ac11) MIX_DECL(ac21) MIX_DECL(ac41) MIX_DECL(ac72) MIX_DECL(ast) MIX_DECL(axt)
-MIX_DECL(cst) MIX_DECL(aak) MIX_DECL(aap) MIX_DECL(aab) MIX_DECL(aal)
+MIX_DECL(cst) MIX_DECL(aak) MIX_DECL(aap) MIX_DECL(aab) MIX_DECL(aal) MIX_DECL(aam)
+MIX_DECL(aah)
 #undef MIX_DECL
 
 /* ---- CPU identification ---------------------------------------------------------------- */
@@ -307,6 +310,8 @@ static struct row g_rows[] = {
     ROW("vinserti32x4_reg", "VINSERTI32X4 reg", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_vinserti32x4_r_t, mbr_vinserti32x4_r_l),
     ROW("vinserti32x4_mem", "VINSERTI32X4 mem", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_vinserti32x4_m_t, mbr_vinserti32x4_m_l),
     ROW("vbroadcasti32x4_mem", "VBROADCASTI32X4 mem", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_vbroadcasti32x4_t, NULL),
+    ROW("row4_merged", "4-key row, merged", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_growm_t, NULL),
+    ROW("row4_halves", "4-key row, halves", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_growh_t, NULL),
     ROW("vmovdqu8_kz_load", "VMOVDQU8 {k}{z} load", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_vmovdqu8_kz_t, NULL),
     ROW("vmovdqu64_load", "VMOVDQU64 load", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_vmovdqu64_ld_t, NULL),
     ROW("vmovdqu64_store", "VMOVDQU64 store", "zmm", "EVEX", HZ, K_HELPER, 0, mbr_vmovdqu64_st_t, NULL),
@@ -333,7 +338,7 @@ static const struct {
 } g_letters[] = {
     {'A', "aesenc_zmm"}, {'C', "clmul00_zmm"}, {'S', "vpshufb"}, {'X', "vshufi64x2"}, {'T', "vpternlogd"},
     {'K', "vmovdqu8_k_store_zmm"}, {'P', "vmovdqu64_store"}, {'B', "vbroadcasti32x4_mem"},
-    {'L', "vmovdqu64_load"},
+    {'L', "vmovdqu64_load"}, {'M', "row4_merged"}, {'H', "row4_halves"},
 };
 
 struct mix {
@@ -359,6 +364,8 @@ static struct mix g_mixes[] = {
     M(aap, "VAESENC:plain zmm store 4:1"),
     M(aab, "VAESENC:VBROADCASTI32X4 mem 2:1"),
     M(aal, "VAESENC:zmm load 2:1"),
+    M(aam, "VAESENC:4-key row merged 5:1"),
+    M(aah, "VAESENC:4-key row halves 5:1"),
 };
 #undef M
 #define NMIXES (sizeof g_mixes / sizeof g_mixes[0])
@@ -700,8 +707,9 @@ int main(int argc, char **argv)
             if (!isnan(m->overlap)) csv_num("mix", m->id, "overlap", m->overlap, NULL);
         }
         printf("(A=VAESENC C=VPCLMULQDQ S=VPSHUFB X=VSHUFI64X2 T=VPTERNLOGD K/P=masked/plain store\n"
-               " B=VBROADCASTI32X4 from memory L=64-byte load; sum = every part at its\n"
-               " own throughput one after another, max = the busiest class alone; overlap =\n"
+               " B=VBROADCASTI32X4 from memory L=64-byte load M/H=4-key row merged/halves;\n"
+               " sum = every part at its own throughput one after another, max = the busiest\n"
+               " class alone; overlap =\n"
                " (sum - mix) / (sum - max): 1 the classes issue in parallel, 0 they share ports)\n");
     }
 

@@ -264,6 +264,46 @@ KST mbr_vmovdqu8_kst_x, OP_VMOVDQU8_KST_X
 KST mbr_vmovdqu8_kst_y, OP_VMOVDQU8_KST_Y
 KST mbr_vmovdqu8_kst_z, OP_VMOVDQU8_KST_Z
 
+; Rows of four keys: zmm r gets the 16-byte blocks at four addresses 256 bytes apart (four key
+; objects' round key), lane l from the l-th, the two ways a multi-buffer kernel can build it.
+; GROWM: a broadcast and three broadcasts merged under lane masks (k2..k4); GROWH: two ymm
+; halves (vinserti32x4 from memory) joined by vinserti64x4 through temporary register t.
+%macro GROWM 2                          ; r, memory offset
+        vbroadcasti32x4 zmm%[%1], [rsi + %2]
+        vbroadcasti32x4 zmm%[%1]{k2}, [rsi + %2 + 256]
+        vbroadcasti32x4 zmm%[%1]{k3}, [rsi + %2 + 512]
+        vbroadcasti32x4 zmm%[%1]{k4}, [rsi + %2 + 768]
+%endmacro
+%macro GROWH 3                          ; r, t, memory offset
+        vmovdqu64 xmm%[%1], [rsi + %3]
+        vinserti32x4 ymm%[%1], ymm%[%1], [rsi + %3 + 256], 1
+        vmovdqu64 xmm%[%2], [rsi + %3 + 512]
+        vinserti32x4 ymm%[%2], ymm%[%2], [rsi + %3 + 768], 1
+        vinserti64x4 zmm%[%1], zmm%[%1], ymm%[%2], 1
+%endmacro
+%macro LANEMASKS 0                      ; k2, k3, k4: dwords of lanes 1, 2, 3
+        mov     eax, 0x00F0
+        kmovw   k2, eax
+        mov     eax, 0x0F00
+        kmovw   k3, eax
+        mov     eax, 0xF000
+        kmovw   k4, eax
+%endmacro
+%macro OP_GROWM 1
+        GROWM   %1, 16 * (%1 % 8)
+%endmacro
+%macro OP_GROWH 1
+%assign %%t %1 + 12
+        GROWH   %1, %%t, 16 * (%1 % 8)
+%endmacro
+global mbr_growm_t:function hidden
+align 64
+mbr_growm_t:
+        LANEMASKS
+        jmp     mbr_growm_body
+        LOOP    mbr_growm_body, TPUT_CHAINS, OP_GROWM, Z
+LOOP mbr_growh_t, TPUT_CHAINS, OP_GROWH, Z
+
 ; ---- mixes ------------------------------------------------------------------------------------
 ; Letters and their registers (each class cycles over its own independent chains):
 ;   A  vaesenc    zmm0-9,   round key zmm31
@@ -275,6 +315,8 @@ KST mbr_vmovdqu8_kst_z, OP_VMOVDQU8_KST_Z
 ;      (never in the same mix as T)
 ;   B  vbroadcasti32x4 zmm24-29 from memory (16 bytes), L  the plain 64-byte vmovdqu64 load
 ;      (never in the same mix as T): a round-key or hash-key row read each way
+;   M  a row of four keys from merged broadcasts (GROWM) into zmm24-29, H  the same from two
+;      ymm halves (GROWH, temporaries zmm18-23; never in the same mix as T, S or X)
 %macro MIX_A 0
 %assign %%r 0 + (mix_a % 10)
         vaesenc zmm%[%%r], zmm%[%%r], zmm31
@@ -322,6 +364,15 @@ KST mbr_vmovdqu8_kst_z, OP_VMOVDQU8_KST_Z
         MIX_NEXT 64
         vmovdqu64 zmm%[mix_r], [rsi + mix_o]
 %endmacro
+%macro MIX_M 0
+        MIX_NEXT 16
+        GROWM   mix_r, mix_o
+%endmacro
+%macro MIX_H 0
+        MIX_NEXT 16
+%assign %%t mix_r - 6
+        GROWH   mix_r, %%t, mix_o
+%endmacro
 
 ; MIX name, reps, 'pattern'
 %macro MIX 3
@@ -338,6 +389,7 @@ mbr_mix_%1:
         INIT_Z
         mov     rax, (1 << 44) - 1                      ; the K stores' mask
         kmovq   k1, rax
+        LANEMASKS                                       ; the M rows' lane masks
         jmp     %%loop
 align 64
 %%loop:
@@ -368,6 +420,10 @@ align 64
         MIX_B
 %elif %%ch == 'L'
         MIX_L
+%elif %%ch == 'M'
+        MIX_M
+%elif %%ch == 'H'
+        MIX_H
 %else
 %error unknown mix letter
 %endif
@@ -390,6 +446,8 @@ MIX aak, 10, 'AAAAK'                    ; AES rounds + a masked store (a tail or
 MIX aap, 10, 'AAAAP'                    ; the same with a plain store
 MIX aab, 16, 'AAB'                      ; AES rounds + a 16-byte broadcast load (a key row)
 MIX aal, 16, 'AAL'                      ; the same with a plain 64-byte load
+MIX aam, 8, 'AAAAAM'                    ; AES rounds of five rows + their row of four keys,
+MIX aah, 8, 'AAAAAH'                    ; merged or from halves (a short-job kernel at 64 B)
 
 ; ---- the clock reference ----------------------------------------------------------------------
 global mbr_ref_add:function hidden
