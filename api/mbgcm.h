@@ -278,7 +278,11 @@ typedef struct mbgcm_config {
                                   arch this machine lacks give MBGCM_ERR_UNSUPPORTED. */
     unsigned    lanes;         /* lanes per manager: 4, 8, 12 or 16; 0 = 4 (one group). Lanes
                                   serve the jobs an arch runs multi-buffer (see docs/design.md,
-                                  "What each arch runs"); jobs it runs single-stream ignore it */
+                                  "What each arch runs"); jobs it runs single-stream ignore it.
+                                  Ring jobs for the short-job kernel (avx512) run when one
+                                  shape has 8 of them waiting, or |lanes| when that is more:
+                                  16 costs less per job, but at low load a job waits for
+                                  twice as many arrivals (flush_timeout_ns bounds the wait) */
     unsigned    queue_size;    /* ring slots, a power of two in 1..65536; 0 = default (256) */
     uint64_t    flush_timeout_ns; /* longest time a job waits for lanes to fill before submit
                                   or poll runs them anyway; 0 = only when lanes or the ring

@@ -52,8 +52,9 @@ struct mbgcmi_lane_info {
 /* Short jobs waiting for the short-job kernel, by class: message blocks (0..8) x key size
    (10, 12, 14 rounds) (short.c). */
 #define MBGCMI_SHORT_CLASSES ((MBGCMI_SHORT_MAX_BLOCKS + 1) * 3)
-/* The ring runs a class once it holds this many jobs: two lane groups, which the kernel
-   overlaps (docs/design.md, "Short jobs"). */
+/* The ring runs a class once it holds this many jobs (two lane groups, which the kernel
+   overlaps), or the manager's lanes when more were configured (docs/design.md, "Short
+   jobs"). */
 #define MBGCMI_SHORT_RING 8u
 struct mbgcmi_short_class {
     mbgcm_job *job[MBGCMI_SHORT_MAX_JOBS];
@@ -83,6 +84,8 @@ struct mbgcm_mgr {
                                     with the single-stream threshold) */
     uint64_t short_msg_lim;      /* and jobs with a message shorter than this (at most
                                     short_lim: mbgcmi_short_msg_lim) */
+    unsigned short_ring;         /* the ring runs a short-job class once it holds this many
+                                    jobs: the configured lanes, at least MBGCMI_SHORT_RING */
     struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
     /* test hook: may rewrite J0 when a job enters a lane (counter-wrap tests) */
     void (*j0_hook)(void *ctx, const mbgcm_job *job, uint8_t j0[16]);
@@ -90,8 +93,10 @@ struct mbgcm_mgr {
     /* ---- ring (mgr.c) ---- */
     mbgcm_job *ring;             /* queue_size slots */
     unsigned qmask;              /* queue_size - 1 */
-    unsigned head;               /* oldest job not yet returned */
-    unsigned count;              /* jobs submitted and not yet returned */
+    unsigned head;               /* jobs returned, free-running: the oldest not returned is
+                                    ring[head & qmask] */
+    unsigned tail;               /* jobs submitted, free-running: tail - head are waiting and
+                                    ring[tail & qmask] is the next one handed out */
     int last_error;
     uint64_t timeout_ns;         /* 0: no timeout */
     mbgcmi_clock_fn clock;       /* monotonic ns; injectable for tests */
@@ -223,7 +228,7 @@ static inline void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t no
     unsigned cls;
     uint32_t shape;
     if (mbgcmi_sched_short_ok(m, job, &cls, &shape)) {
-        mbgcmi_short_add(m, job, cls, shape, now, MBGCMI_SHORT_RING, why);
+        mbgcmi_short_add(m, job, cls, shape, now, m->short_ring, why);
         return;
     }
     /* so do jobs whose whole work, message and AAD, is long: a GMAC job is all AAD */

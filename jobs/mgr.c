@@ -4,9 +4,12 @@
  * full, timeout, flush, burst), bursts, stats. Where and how a job runs is sched.c's.
  *
  * Invariants
- *  - ring[head .. head+count) are the jobs submitted and not returned, in submission order;
- *    the slot at head+count is the one get_next_job hands out. submit never leaves the ring
- *    full: when count reaches queue_size it completes the oldest job and returns it.
+ *  - head and tail count the jobs returned and submitted (free-running, slot = count & qmask):
+ *    slots head .. tail-1 are the jobs submitted and not returned, in submission order; slot
+ *    tail is the one get_next_job hands out. submit never leaves the ring full: when
+ *    tail - head reaches queue_size it completes the oldest job and returns it. (Two counters,
+ *    each written by one call, rather than head and a count both submit and return update:
+ *    the ring's per-job path then carries no chain of stores and reloads of one field.)
  *  - Every valid job goes into a lane or a short-job class at submit (or runs single-stream),
  *    so a job still PENDING is always in a lane or a class (sched.c, short.c). After each submit at
  *    least one lane is free: when the last free lane is taken, every group runs once (each run
@@ -92,6 +95,7 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
     m->qmask = q - 1;
     m->arch = arch;
     m->timeout_ns = cfg->flush_timeout_ns;
+    m->short_ring = lanes > MBGCMI_SHORT_RING ? lanes : MBGCMI_SHORT_RING;
     m->clock = clock_monotonic;
     mbgcmi_sched_init(m, (struct mbgcmi_group *)(void *)(mem + off_groups), ngroups);
     *out = m;
@@ -134,7 +138,7 @@ int mbgcm_mgr_last_error(const mbgcm_mgr *m)
 
 unsigned mbgcm_queue_size(const mbgcm_mgr *m)
 {
-    return m ? m->count : 0;
+    return m ? m->tail - m->head : 0;
 }
 
 void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx)
@@ -163,15 +167,15 @@ void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job 
 
 static mbgcm_job *pop_if_done(mbgcm_mgr *m)
 {
-    if (m->count == 0) {
+    const unsigned head = m->head;
+    if (head == m->tail) {
         return NULL;
     }
-    mbgcm_job *job = &m->ring[m->head];
+    mbgcm_job *job = &m->ring[head & m->qmask];
     if (job->status == MBGCM_PENDING) {
         return NULL;
     }
-    m->head = (m->head + 1) & m->qmask;
-    m->count--;
+    m->head = head + 1;
     return job;
 }
 
@@ -179,7 +183,7 @@ static mbgcm_job *pop_if_done(mbgcm_mgr *m)
 
 mbgcm_job *mbgcm_get_next_job(mbgcm_mgr *m)
 {
-    return m ? &m->ring[(m->head + m->count) & m->qmask] : NULL;
+    return m ? &m->ring[m->tail & m->qmask] : NULL;
 }
 
 mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
@@ -187,8 +191,9 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
     if (m == NULL) {
         return NULL;
     }
-    mbgcm_job *job = &m->ring[(m->head + m->count) & m->qmask];
-    m->count++;
+    const unsigned tail = m->tail;
+    mbgcm_job *job = &m->ring[tail & m->qmask];
+    m->tail = tail + 1;
     const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
     unsigned cls;
     uint32_t shape;
@@ -197,15 +202,15 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
         /* the common short job: checked in one pass, straight to its class */
         m->jobs++;
         m->bytes += job->len;
-        mbgcmi_short_add(m, job, cls, shape, now, MBGCMI_SHORT_RING, MBGCMI_RUN_FULL);
+        mbgcmi_short_add(m, job, cls, shape, now, m->short_ring, MBGCMI_RUN_FULL);
     } else {
         mbgcmi_sched_accept(m, job, now, MBGCMI_RUN_FULL);
     }
     if (m->timeout_ns) {
         mbgcmi_sched_expire(m, now);
     }
-    if (m->count > m->qmask) { /* ring full: make room by completing the oldest */
-        mbgcmi_sched_finish(m, &m->ring[m->head], MBGCMI_RUN_RING_FULL);
+    if (tail + 1 - m->head > m->qmask) { /* ring full: make room by completing the oldest */
+        mbgcmi_sched_finish(m, &m->ring[m->head & m->qmask], MBGCMI_RUN_RING_FULL);
     }
     return pop_if_done(m);
 }
@@ -220,11 +225,11 @@ mbgcm_job *mbgcm_flush_job(mbgcm_mgr *m)
     if (m == NULL) {
         return NULL;
     }
-    if (m->count == 0) {
+    if (m->head == m->tail) {
         mbgcmi_sched_wipe_idle(m);
         return NULL;
     }
-    mbgcmi_sched_finish(m, &m->ring[m->head], MBGCMI_RUN_FLUSH);
+    mbgcmi_sched_finish(m, &m->ring[m->head & m->qmask], MBGCMI_RUN_FLUSH);
     mbgcm_job *job = pop_if_done(m);
     mbgcmi_sched_wipe_idle(m);
     return job;

@@ -5,7 +5,8 @@
  * A short job (12-byte IV, AAD <= 16 bytes, message <= 16 blocks; arch with a short-job kernel)
  * waits in the class of its shape: message blocks (0..16) x key size (10, 12 or 14 rounds), so
  * that one kernel call runs jobs of one shape only. The ring runs a class once it holds
- * MBGCMI_SHORT_RING jobs (two lane groups, which the kernel overlaps), a burst lets its classes
+ * m->short_ring jobs (8: two lane groups, which the kernel overlaps; more when the manager was
+ * configured with more lanes), a burst lets its classes
  * fill up to the kernel's limit and runs them at its end; flush and the timeout run the class
  * that holds the job they need. A class remembers whether all its jobs share one key (the
  * kernel then broadcasts round keys instead of gathering them) and its first job's submit time

@@ -42,7 +42,8 @@ typedef int (*oneshot_fn)(const mbgcm_key *, const void *, size_t, const void *,
                           const void *, size_t, void *, void *, size_t);
 
 struct lib {
-    const char *path;
+    const char *path, *arg; /* the .so; the command-line argument (path@lanes) */
+    unsigned lanes;         /* mbgcm_config.lanes of its manager (0: the default) */
     void *h;
     key_init_fn key_init;
     mgr_new_fn mgr_new;
@@ -75,6 +76,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mbgcm-ab [options] LIB_A.so LIB_B.so [more .so, up to %d]\n"
+            "  (LIB.so@N: that library with a manager of N lanes, mbgcm_config.lanes)\n"
             "  --sizes LIST   message bytes (default 1420); 'imix': 7:4:1 of 64/594/1518 bytes\n"
             "                 in mbgcm-bench's order over %d slots (needs --burst 12k)\n"
             "  --bits LIST    128,256 (default both)\n"
@@ -144,7 +146,8 @@ static void load(struct lib *l)
     l->flush = (ring_fn)sym(l, "mbgcm_flush_job");
     l->encrypt = (oneshot_fn)sym(l, "mbgcm_encrypt");
     l->decrypt = (oneshot_fn)sym(l, "mbgcm_decrypt");
-    l->mgr = l->mgr_new(NULL);
+    const mbgcm_config cfg = {.lanes = l->lanes};
+    l->mgr = l->mgr_new(&cfg);
     if (l->mgr == NULL) {
         die("%s: mbgcm_mgr_new failed", l->path);
     }
@@ -430,7 +433,16 @@ int main(int argc, char **argv)
         } else if (nl == MAX_LIBS) {
             die("%s", "too many libraries");
         } else {
-            libs[nl++].path = a;
+            /* PATH@N: that library with a manager of N lanes */
+            struct lib *l = &libs[nl++];
+            l->arg = a;
+            const char *at = strrchr(a, '@');
+            if (at != NULL) {
+                l->lanes = num(at + 1, 4, 16, "lanes after @");
+                l->path = strndup(a, (size_t)(at - a));
+            } else {
+                l->path = a;
+            }
         }
     }
     if (nl < 1) {
@@ -454,7 +466,7 @@ int main(int argc, char **argv)
            "message\n",
            nl, opt.trials, opt.burst, opt.keys, opt.aad);
     for (int l = 0; l < nl; l++) {
-        printf("  %c = %s\n", 'A' + l, libs[l].path);
+        printf("  %c = %s\n", 'A' + l, libs[l].arg);
     }
     char *sv, *bv, *dv, *av;
     for (char *s = strtok_r(opt.sizes, ",", &sv); s != NULL; s = strtok_r(NULL, ",", &sv)) {

@@ -13,6 +13,7 @@
  *     burst, every arch), its neighbours come out right and the manager keeps working;
  *   - mbgcm_config.arch "" is an unknown arch (MBGCM_ERR_UNSUPPORTED) whatever MBGCM_ARCH
  *     says, and MBGCM_ARCH set but empty counts as unset;
+ *   - ring jobs for the short-job kernel run in batches of 8, or of |lanes| when that is more;
  *   - mbgcm_config's memory hooks: used for the one allocation, 64-byte aligned, wiped before
  *     they get it back; one hook without the other is MBGCM_ERR_INVALID; NULL is NOMEM.
  * Seed printed; MBGCM_SEED replays.
@@ -592,6 +593,80 @@ static void test_lanes_zero(void **state)
     mbgcm_key_wipe(&key);
 }
 
+/* ---- lanes and the short-job ring batch ------------------------------------------------- */
+/* The header: ring jobs for the short-job kernel run when one shape has 8 waiting, or |lanes|
+   when that is more. Per arch with a short-job kernel and lanes 0, 4, 8, 12, 16: submits
+   1..depth-1 return nothing and leave every job pending (queue_size counts them), submit
+   |depth| returns the first job and the rest follow in order, each with OpenSSL's output; one
+   more job and a flush show the manager going on with the next batch. */
+static void test_lanes_short_ring(void **state)
+{
+    (void)state;
+    static const unsigned lanes[] = {0, 4, 8, 12, 16};
+    enum { LEN = 64, MAXJ = 17 };
+    uint8_t raw[16], iv[MAXJ][12], aad[16], src[MAXJ][LEN], dst[MAXJ][LEN], tag[MAXJ][16];
+    uint8_t want[LEN], wtag[16];
+    tu_rng_fill(&rng, raw, sizeof raw);
+    tu_rng_fill(&rng, aad, sizeof aad);
+    mbgcm_key key;
+    assert_int_equal(mbgcm_key_init(&key, raw, sizeof raw), MBGCM_OK);
+    for (int a = 0; a < tu_arch_count(); a++) {
+        if (!tu_arch_supported(a) || tu_arch(a)->short_jobs == NULL) {
+            continue;
+        }
+        for (size_t li = 0; li < sizeof lanes / sizeof lanes[0]; li++) {
+            const unsigned depth = lanes[li] > 8 ? lanes[li] : 8;
+            const mbgcm_config cfg = {.arch = tu_arch_name(a), .lanes = lanes[li]};
+            mbgcm_mgr *m = NULL;
+            assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_OK);
+            unsigned back = 0;
+            for (unsigned i = 0; i <= depth; i++) {
+                tu_rng_fill(&rng, iv[i], 12);
+                tu_rng_fill(&rng, src[i], LEN);
+                mbgcm_job *j = mbgcm_get_next_job(m);
+                *j = (mbgcm_job){.key = &key, .dir = MBGCM_ENCRYPT, .iv = iv[i], .iv_len = 12,
+                                 .aad = aad, .aad_len = sizeof aad, .src = src[i],
+                                 .dst = dst[i], .len = LEN, .tag = tag[i], .tag_len = 16};
+                for (mbgcm_job *x = mbgcm_submit_job(m); x != NULL;
+                     x = mbgcm_get_completed_job(m)) {
+                    if (i + 1 < depth) {
+                        fail_msg("%s lanes %u: job returned at submit %u of %u", tu_arch_name(a),
+                                 lanes[li], i + 1, depth);
+                    }
+                    assert_ptr_equal(x->dst, dst[back]);
+                    assert_int_equal(x->status, MBGCM_OK);
+                    back++;
+                }
+                if (i + 1 < depth) {
+                    assert_int_equal(mbgcm_queue_size(m), i + 1);
+                }
+            }
+            TU_CHECK(back == depth, "%s lanes %u: %u jobs back after %u submits, want %u",
+                     tu_arch_name(a), lanes[li], back, depth + 1, depth);
+            for (mbgcm_job *x = mbgcm_flush_job(m); x != NULL; x = mbgcm_flush_job(m)) {
+                assert_ptr_equal(x->dst, dst[back]);
+                assert_int_equal(x->status, MBGCM_OK);
+                back++;
+            }
+            assert_int_equal(back, depth + 1);
+            for (unsigned i = 0; i <= depth; i++) {
+                tu_ossl_gcm_encrypt(raw, sizeof raw, iv[i], 12, aad, sizeof aad, src[i], LEN,
+                                    want, wtag, 16);
+                TU_MEM_EQ(dst[i], want, LEN, "%s lanes %u job %u", tu_arch_name(a), lanes[li],
+                          i);
+                TU_MEM_EQ(tag[i], wtag, 16, "%s lanes %u job %u tag", tu_arch_name(a),
+                          lanes[li], i);
+            }
+            mbgcm_stats st;
+            assert_int_equal(mbgcm_mgr_stats(m, &st), MBGCM_OK);
+            assert_int_equal(st.runs_lanes_full, 1);
+            assert_int_equal(st.runs_flush, 1);
+            mbgcm_mgr_free(m);
+        }
+    }
+    mbgcm_key_wipe(&key);
+}
+
 /* ---- memory hooks ------------------------------------------------------------------------ */
 
 struct pool {
@@ -684,6 +759,7 @@ int main(void)
         cmocka_unit_test(test_short_job_defects),
         cmocka_unit_test(test_arch_empty_string),
         cmocka_unit_test(test_lanes_zero),
+        cmocka_unit_test(test_lanes_short_ring),
         cmocka_unit_test(test_mem_hooks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,8 @@
  *   ring_full          queue sizes 1, 2, 4, 8 with 4..16 lanes: submit always makes progress
  *                      and hands back the oldest job when the ring fills; never an error or a
  *                      lost job; get_next_job is never NULL and returns the same slot until it
- *                      is submitted (whatever else is called in between)
+ *                      is submitted (whatever else is called in between); in half the runs
+ *                      the ring's job counters start just below 2^32, so they wrap
  *   ring_capacity      a ring of Q slots (1 .. 1024, the default 256, 65536): with the oldest
  *                      job pending, submits 2..Q-1 keep every job, submit Q returns the oldest
  *   free_pending       mbgcm_mgr_free with jobs pending in lanes, finished behind a pending
@@ -185,6 +186,10 @@ static void ring_full_cfg(int cfg)
             struct drv d;
             const uint64_t thr = tu_rng_below(&r, 3) ? UINT64_MAX : 2048;
             drv_init(&d, cfg, lanes[li], qs[qi], thr, "ring_full");
+            if (tu_rng_below(&r, 2)) {
+                /* the ring's free-running counters start just below 2^32 and wrap mid-run */
+                d.m->head = d.m->tail = UINT32_MAX - (unsigned)tu_rng_below(&r, 64);
+            }
             const unsigned n = (unsigned)tu_scaled(fast ? 1500 : 300);
             for (unsigned i = 0; i < n; i++) {
                 /* the same slot until submitted, whatever is called in between */
