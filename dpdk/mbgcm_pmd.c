@@ -3,13 +3,19 @@
  * mbgcm_pmd.c — the crypto_mbgcm virtual device: flavour table and capabilities, devargs,
  * probe/remove on the vdev bus, driver registration.
  *
- *   --vdev 'crypto_mbgcm0[,max_nb_queue_pairs=N][,socket_id=S][,flush_timeout_us=T][,raw_dp=1]'
+ *   --vdev 'crypto_mbgcm0[,max_nb_queue_pairs=N][,socket_id=S][,flush_timeout_us=T][,raw_dp=1]
+ *          [,lanes=L]'
  *
  * flush_timeout_us = 0 (default): batch mode, the jobs of an enqueue call run with mbgcm's
  * burst API before it returns, so every op comes back on the next dequeue. T > 0: ring mode,
  * jobs wait in the manager's lanes across enqueue calls; dequeue only polls, a job waits at
  * most about T us (while the application keeps calling dequeue) for its lanes to fill, and an
  * enqueue of zero ops flushes.
+ *
+ * lanes: mbgcm_config.lanes of the queue pairs' managers, 0 (mbgcm's default), 4, 8, 12 or 16.
+ * In ring mode short ops (up to 256 bytes, 12-byte IV, AAD <= 16) then run once 8 of one
+ * shape wait, or L when that is more: 16 costs less per op, and an op may wait for twice as
+ * many arrivals (at most about T us).
  *
  * raw_dp: DPDK 22.11's struct rte_cryptodev_ops keeps sym_cpu_process in a union with
  * sym_get_raw_dp_ctx_size, so one device can offer the synchronous CPU-crypto API or the raw
@@ -128,6 +134,7 @@ struct mbgcm_pmd_args {
     struct rte_cryptodev_pmd_init_params init;
     uint64_t flush_timeout_us;
     uint64_t raw_dp;
+    uint64_t lanes;
 };
 
 static const char *const mbgcm_pmd_valid_args[] = {
@@ -136,6 +143,7 @@ static const char *const mbgcm_pmd_valid_args[] = {
     RTE_CRYPTODEV_PMD_SOCKET_ID_ARG,
     MBGCM_PMD_FLUSH_TIMEOUT_ARG,
     MBGCM_PMD_RAW_DP_ARG,
+    MBGCM_PMD_LANES_ARG,
     NULL,
 };
 
@@ -208,6 +216,16 @@ mbgcm_pmd_arg_raw_dp(const char *key __rte_unused, const char *value, void *opaq
 }
 
 static int
+mbgcm_pmd_arg_lanes(const char *key __rte_unused, const char *value, void *opaque)
+{
+    struct mbgcm_pmd_args *a = opaque;
+
+    if (mbgcm_pmd_parse_uint(value, 16, &a->lanes) != 0 || a->lanes % 4 != 0)
+        return -EINVAL;
+    return 0;
+}
+
+static int
 mbgcm_pmd_parse_args(const char *args, struct mbgcm_pmd_args *a)
 {
     struct rte_kvargs *kv;
@@ -222,7 +240,8 @@ mbgcm_pmd_parse_args(const char *args, struct mbgcm_pmd_args *a)
         rte_kvargs_process(kv, RTE_CRYPTODEV_PMD_MAX_NB_QP_ARG, mbgcm_pmd_arg_max_qp, a) < 0 ||
         rte_kvargs_process(kv, RTE_CRYPTODEV_PMD_SOCKET_ID_ARG, mbgcm_pmd_arg_socket, a) < 0 ||
         rte_kvargs_process(kv, MBGCM_PMD_FLUSH_TIMEOUT_ARG, mbgcm_pmd_arg_timeout, a) < 0 ||
-        rte_kvargs_process(kv, MBGCM_PMD_RAW_DP_ARG, mbgcm_pmd_arg_raw_dp, a) < 0)
+        rte_kvargs_process(kv, MBGCM_PMD_RAW_DP_ARG, mbgcm_pmd_arg_raw_dp, a) < 0 ||
+        rte_kvargs_process(kv, MBGCM_PMD_LANES_ARG, mbgcm_pmd_arg_lanes, a) < 0)
         ret = -EINVAL;
     rte_kvargs_free(kv);
     return ret;
@@ -251,7 +270,8 @@ mbgcm_pmd_create(struct rte_vdev_device *vdev, enum mbgcm_pmd_type type)
     a.init.max_nb_queue_pairs = RTE_CRYPTODEV_PMD_DEFAULT_MAX_NB_QUEUE_PAIRS;
     if (mbgcm_pmd_parse_args(args, &a) != 0) {
         MBGCM_PMD_LOG(ERR, "%s: bad devargs '%s' (valid: name, max_nb_queue_pairs, socket_id, "
-                      MBGCM_PMD_FLUSH_TIMEOUT_ARG "=0..%u, " MBGCM_PMD_RAW_DP_ARG "=0|1)",
+                      MBGCM_PMD_FLUSH_TIMEOUT_ARG "=0..%u, " MBGCM_PMD_RAW_DP_ARG "=0|1, "
+                      MBGCM_PMD_LANES_ARG "=0|4|8|12|16)",
                       name, args, MBGCM_PMD_MAX_TIMEOUT_US);
         return -EINVAL;
     }
@@ -280,6 +300,7 @@ mbgcm_pmd_create(struct rte_vdev_device *vdev, enum mbgcm_pmd_type type)
     in->max_nb_queue_pairs = a.init.max_nb_queue_pairs;
     in->flush_timeout_ns = a.flush_timeout_us * 1000u;
     in->raw_dp = a.raw_dp != 0;
+    in->lanes = (unsigned int)a.lanes;
     strlcpy(in->arch, mbgcm_mgr_arch(probe_mgr), sizeof(in->arch));
     mbgcm_mgr_free(probe_mgr);
 
@@ -292,8 +313,9 @@ mbgcm_pmd_create(struct rte_vdev_device *vdev, enum mbgcm_pmd_type type)
 
     rte_cryptodev_pmd_probing_finish(dev);
     MBGCM_PMD_LOG(INFO, "%s: mbgcm %s, arch %s, %u queue pairs, flush_timeout_us %" PRIu64
-                  ", %s", a.init.name, mbgcm_version(), in->arch, in->max_nb_queue_pairs,
-                  a.flush_timeout_us, in->raw_dp ? "raw data path" : "CPU crypto");
+                  ", lanes %u, %s", a.init.name, mbgcm_version(), in->arch,
+                  in->max_nb_queue_pairs, a.flush_timeout_us, in->lanes,
+                  in->raw_dp ? "raw data path" : "CPU crypto");
     return 0;
 }
 

@@ -173,6 +173,7 @@ mbgcm_pmd_qp_setup(struct rte_cryptodev *dev, uint16_t qp_id,
     cfg.arch = fl->arch;
     cfg.queue_size = slots;
     cfg.flush_timeout_ns = in->flush_timeout_ns;
+    cfg.lanes = in->lanes;
     mbgcm_pmd_mem_config(&cfg, socket_id); /* the manager beside its queue pair */
     ret = mbgcm_mgr_create(&qp->mgr, &cfg);
     if (qp->segs == NULL || qp->sl_sess == NULL || ret != MBGCM_OK) {

@@ -32,6 +32,8 @@
 #define MBGCM_PMD_FLUSH_TIMEOUT_ARG "flush_timeout_us"
 /* raw_dp=1: the device offers the raw data-path API instead of CPU crypto (see mbgcm_pmd.c). */
 #define MBGCM_PMD_RAW_DP_ARG "raw_dp"
+/* lanes=0|4|8|12|16: mbgcm_config.lanes of every queue pair's manager (see mbgcm_pmd.c). */
+#define MBGCM_PMD_LANES_ARG "lanes"
 /* Longest accepted flush_timeout_us: one minute. */
 #define MBGCM_PMD_MAX_TIMEOUT_US (60u * 1000u * 1000u)
 
@@ -148,6 +150,7 @@ struct mbgcm_pmd_internals {
     unsigned int max_nb_queue_pairs;
     uint64_t flush_timeout_ns;  /* from flush_timeout_us; 0: batch mode, else ring mode */
     int raw_dp;                 /* raw_dp=1: raw data-path API instead of CPU crypto */
+    unsigned int lanes;         /* the managers' mbgcm_config.lanes (0: mbgcm's default) */
     char arch[16];              /* the arch the managers run ("avx512", ...) */
     /* CPU crypto: one context per lcore id (set once by that lcore, release order, read by
        telemetry with acquire), and what threads without an lcore id did (one-shot calls) */
