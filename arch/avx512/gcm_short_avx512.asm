@@ -155,8 +155,9 @@ section .text
 
 ; GATHER4 d, t, p0, p1, p2, p3: zmm<d> = the four 16-byte blocks at p0..p3, lane l from p_l,
 ; built as two ymm halves and one 256-bit insert (zmm<t> is clobbered). One broadcast and
-; three merge-masked broadcasts do the same in four instructions, but measured 1.2 cycles
-; more per row beside AES rounds on Zen 4 (docs/perf.md, "Gathering rows of four").
+; three merge-masked broadcasts do the same in four instructions, but beside AES rounds on
+; Zen 4 each such row cost about an AES slot, the halves none (docs/perf.md, "Gathering rows
+; of four on Zen 4").
 %macro GATHER4 6
         vmovdqu64 xmm %+ %1, [%3]
         vinserti32x4 ymm %+ %1, ymm %+ %1, [%4], 1
@@ -177,8 +178,8 @@ section .text
 %macro CURROW 2                 ; dst, offset into the current group's keys (DD clobbered)
         ROW4    %1, 13, r8, r9, r10, r11, %2
 %endmacro
-%macro PREVROW 3                ; dst, scratch, offset into the previous group's keys
-        ROW4    %1, %2, r12, r13, r14, r15, %3
+%macro PREVROW 2                ; dst, offset into the previous group's keys (PK clobbered)
+        ROW4    %1, 11, r12, r13, r14, r15, %2
 %endmacro
 
 ; The GHASH a stage runs for the rows the previous stage left (X rows zmm16 + k), described
@@ -216,7 +217,7 @@ section .text
 %assign _k (%1)
 %if _k <= G_LAST
 %assign _x 16 + _k
-        PREVROW 10, 11, HPOW(G_PBASE - _k)                 ; PW (PK clobbered, set next)
+        PREVROW 10, HPOW(G_PBASE - _k)                  ; PW (PK clobbered, set next)
         vpshufd PK, PW, 0x4e
         vpxorq  PK, PK, PW                              ; h.lo ^ h.hi in both qwords
 %if _k == G_FIRST && G_INIT
