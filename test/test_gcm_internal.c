@@ -21,7 +21,8 @@
  *     random H: the same bytes, nothing written outside hpow/hkar;
  *   - the short-message kernels (mbgcmi_avx512_small12 at every length 0..512, the avx2
  *     arch's whole12 entries with short paths of 768 and 1024 bytes at every length 0..1040)
- *     against OpenSSL, whatever lengths the one-shot routing sends them;
+ *     and the by32 kernel's whole12 at every length 0..1552 (every tail pass) against OpenSSL,
+ *     whatever lengths the one-shot routing sends them;
  *   - struct offsets against arch/x86/include/key.inc (parsed; path from MBGCM_KEY_INC).
  */
 #include <ctype.h>
@@ -785,7 +786,9 @@ static void hpowers_kernels(void **state)
 /* The whole12 kernels with a short path, called directly (whatever lengths the one-shot routing
    gives them): mbgcmi_avx512_small12 for every message length 0..512, mbgcmi_avx2_gcm12 and
    mbgcmi_avx2_gcm12_1k (short path up to 768 and 1024 bytes) for every length 0..1040 (both
-   sides of both limits); every AAD length 0..16 (cycling; for the avx2 entries 17..20 now and
+   sides of both limits), and mbgcmi_avx512_by32_gcm12 for every length 0..1552 (every tail
+   size, 1..511 bytes: one to eight zmm in its pass, with no whole group before it, one and
+   two); every AAD length 0..16 (cycling; for the avx2 entries 17..20 now and
    then: past the short path), every key size and tag length, encrypt and decrypt, out of
    place and in place, against OpenSSL: output and tag, nothing written past the message or
    the tag, a flipped bit of tag, ciphertext or AAD fails the tag (the caller zeroes; the
@@ -804,10 +807,11 @@ static void whole12_all_lengths(void **state)
         int any_aad; /* 0: AAD of at most 16 bytes only (the caller's routing guarantees it) */
     } entry[] = {
         {"avx512 small12", "avx512", mbgcmi_avx512_small12, 512, 0},
+        {"avx512 by32 gcm12", "avx512", mbgcmi_avx512_by32_gcm12, 1552, 1},
         {"avx2 gcm12", "avx2", mbgcmi_avx2_gcm12, 1040, 1},
         {"avx2 gcm12_1k", "avx2", mbgcmi_avx2_gcm12_1k, 1040, 1},
     };
-    enum { MAXLEN = 1040, CAN = 80 };
+    enum { MAXLEN = 1552, CAN = 80 };
     static const size_t tls[] = {4, 8, 12, 13, 14, 15, 16};
     tu_rng r;
     tu_rng_init(&r, "whole12_all_lengths");

@@ -28,8 +28,8 @@
 ; the rows are wiped when the whole groups are done (a message with one whole group broadcasts
 ; as it goes: there is no later pass to serve).
 ;
-; Messages: whole groups of 32 blocks; then the tail (1..511 bytes) in one pass of four or
-; eight zmm under byte masks (with the last group's GHASH stitched in, encrypting); then one
+; Messages: whole groups of 32 blocks; then the tail (1..511 bytes) in one pass of one zmm per
+; 64 bytes begun, under byte masks (with the last group's GHASH stitched in, encrypting); then one
 ; aggregated GHASH of the F tail blocks and the length block with H^(F+1)..H^1 (F <= 32).
 ; Decrypting, the tail's blocks (the input) and the length block are there before its pass, so
 ; that final GHASH rides in the tail's own pass (PASS_FH) and the output reads the input again.
@@ -375,8 +375,8 @@ section .text
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
-; TAIL_PASS: the tail's pass (esi = 1..511 bytes, B0..B7 = its counters): four zmm when the
-; tail fits in 256 bytes, else eight; with the pending group's GHASH when r14d, as the
+; TAIL_PASS: the tail's pass (esi = 1..511 bytes, B0..B7 = its counters): one to eight zmm
+; (TAIL_BY_SIZE); with the pending group's GHASH when r14d, as the
 ; message's first pass (J0 joins) when no pass ran yet (r15d = 0), else plain (a decrypting
 ; bulk leaves nothing pending). eax = rounds.
 %macro TAIL_PASS_NR 2                   ; nz, flags: the three key sizes
@@ -407,7 +407,8 @@ section .text
 %%done:
 %endmacro
 ; TAIL_PASS_FH: a decrypting tail's pass with its final GHASH (edx = F blocks in G0..G7, the
-; length block hashed apart): four or eight zmm (TAIL_PASS_FJ nz), J0 joining when no pass ran yet (r15d = 0)
+; length block hashed apart): one to eight zmm (TAIL_PASS_FJ nz), J0 joining when no pass ran
+; yet (r15d = 0)
 %macro TAIL_PASS_FJ 1
         test    r15d, r15d
         jnz     %%plain
@@ -417,23 +418,27 @@ section .text
         TAIL_PASS_NR %1, PASS_FH
 %%done:
 %endmacro
-%macro TAIL_PASS_FH 0
-        cmp     esi, 256
-        ja      %%eight
-        TAIL_PASS_FJ 4
+; TAIL_BY_SIZE m: macro m with the tail's zmm count, one per 64 bytes begun (esi = 1..511
+; bytes): no AES on counters past the tail's end; where the rounds share pipes with the
+; stitched GHASH (Zen 4) such rounds are not free (docs/perf.md, "The by32 tail's pass").
+%macro TAIL_BY_SIZE 1
+%assign _n 1
+%rep 7
+        cmp     esi, 64 * _n
+        ja      %%over %+ _n
+        %1      _n
         jmp     %%done
-%%eight:
-        TAIL_PASS_FJ 8
+%%over %+ _n:
+%assign _n _n + 1
+%endrep
+        %1      8
 %%done:
 %endmacro
+%macro TAIL_PASS_FH 0
+        TAIL_BY_SIZE TAIL_PASS_FJ
+%endmacro
 %macro TAIL_PASS 0
-        cmp     esi, 256
-        ja      %%eight
-        TAIL_PASS_NZ 4
-        jmp     %%done
-%%eight:
-        TAIL_PASS_NZ 8
-%%done:
+        TAIL_BY_SIZE TAIL_PASS_NZ
 %endmacro
 
 ; TAIL_SLICE t, mode, end: 64-byte slice t of the tail: when the tail ends inside it (esi <=
