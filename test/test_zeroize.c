@@ -17,7 +17,10 @@
  *  - stack scratch: every API call is run on a stack of our own (makecontext/swapcontext),
  *    painted before the call and scanned after it for any 8-byte window of the call's
  *    secrets: the raw key, every round key, the hash key H and its stored powers, E_K(J0),
- *    the key stream blocks, the plaintext, and a failed decrypt's computed tag. Paths: key
+ *    the key stream blocks, the plaintext, and a failed decrypt's computed tag; for manager
+ *    jobs also each IV whitened with round key 0 (a short-job kernel's counter row: with the
+ *    IV it gives the key) and the key stream of an idle short-job lane's dummy job (zero IV
+ *    and plaintext: blocks E_K(0^96 || c)). Paths: key
  *    init; one-shot, incremental, ring, burst, scatter-gather and short jobs on every
  *    supported arch; Cobblestone open. What the stack scan cannot see: values left only in
  *    registers (the asm kernels clear their vector registers) and bytes smaller than the
@@ -614,8 +617,11 @@ static void t_stack(void **state)
                     scan(what);
                 }
             }
-            /* manager: ring, burst and scatter-gather jobs (short and lane and single-stream) */
-            for (int kind = 6; kind <= 8; kind++) {
+            /* manager: ring, burst and scatter-gather jobs (short and lane and single-stream),
+               then (9) a burst of short jobs only, so that the short-job kernel's frame is the
+               last one under the call (no later kernel's frame overwrites it) */
+            for (int kind = 6; kind <= 9; kind++) {
+                const int op = kind == 9 ? 7 : kind;
                 mbgcm_config cfg = {0};
                 cfg.arch = an;
                 mbgcm_mgr *m = NULL;
@@ -626,8 +632,15 @@ static void t_stack(void **state)
                 mbgcm_seg segs[NJ][3];
                 secrets_reset();
                 secret_key(raw, kl, key);
+                /* an idle short-job lane's dummy: job 0's key, zero IV, zero plaintext, at
+                   most 16 blocks: its output is this key stream */
+                static const uint8_t ziv[12] = {0};
+                secret_stream(raw, kl, ziv, 12, 16 * 16);
                 for (unsigned j = 0; j < NJ; j++) {
-                    const size_t len = j * 97 % 300 + (kind == 6 && j == 5 ? 400 : 0);
+                    /* job 3: 150 bytes, a short job of 10 blocks (two stages per lane group) */
+                    const size_t len = kind == 9 ? (j % 2 ? 150 : 40 * j + 5)
+                                       : j == 3   ? 150
+                                                  : j * 97 % 300 + (kind == 6 && j == 5 ? 400 : 0);
                     memset(&jobs[j], 0, sizeof jobs[j]);
                     tu_rng_fill(&rng, jiv[j], 12);
                     jobs[j].key = key;
@@ -635,7 +648,7 @@ static void t_stack(void **state)
                     jobs[j].iv = jiv[j];
                     jobs[j].iv_len = 12;
                     jobs[j].aad = aad;
-                    jobs[j].aad_len = j * 5 % 24;
+                    jobs[j].aad_len = kind == 9 ? j * 3 : j * 5 % 24;
                     jobs[j].len = len;
                     jobs[j].tag = jtags[j];
                     jobs[j].tag_len = 16;
@@ -649,8 +662,14 @@ static void t_stack(void **state)
                     }
                     secret_stream(raw, kl, jiv[j], 12, len);
                     secret_add("plaintext", jpt, len);
+                    uint8_t wj0[16] = {0}; /* IV || 0^32 whitened with round key 0 */
+                    memcpy(wj0, jiv[j], 12);
+                    for (int b = 0; b < 16; b++) {
+                        wj0[b] ^= mbgcmi_key_c(key)->rk[0][b];
+                    }
+                    secret_add("IV whitened with round key 0", wj0, 16);
                     free(jpt);
-                    if (kind == 8) {
+                    if (op == 8) {
                         const size_t a = len / 3, b = len / 2;
                         segs[j][0].ptr = jsrc;
                         segs[j][0].len = a;
@@ -667,7 +686,7 @@ static void t_stack(void **state)
                     }
                 }
                 memset(&o, 0, sizeof o);
-                o.kind = kind;
+                o.kind = op;
                 o.m = m;
                 o.jobs = jobs;
                 o.njobs = NJ;
@@ -677,11 +696,12 @@ static void t_stack(void **state)
                     TU_CHECK(jobs[j].status == MBGCM_OK, "job %u status %d", j, jobs[j].status);
                 }
                 assert_int_equal(o.st, MBGCM_OK);
-                static const char *const mk[] = {"ring jobs", "burst", "scatter-gather burst"};
+                static const char *const mk[] = {"ring jobs", "burst", "scatter-gather burst",
+                                                 "burst of short jobs"};
                 snprintf(what, sizeof what, "%s arch=%s key=%zu", mk[kind - 6], an, kl);
                 scan(what);
                 for (unsigned j = 0; j < NJ; j++) {
-                    free((void *)(uintptr_t)(kind == 8 ? segs[j][0].ptr : jobs[j].src));
+                    free((void *)(uintptr_t)(op == 8 ? segs[j][0].ptr : jobs[j].src));
                     free(jobs[j].dst);
                 }
                 mbgcm_mgr_free(m);

@@ -68,7 +68,9 @@
 ;   zmm26       E_K(J0) of the previous group       zmm27, zmm28  expected tags: previous,
 ;               current group                      zmm29..31  LO, MI, HI of the GHASH
 ;   k4..k6      scratch masks
-; Every vector register and the stack frame are cleared before returning.
+; Every vector register and the frame's secret part, from F_DBUF on (the dummy's buffers and
+; the GMAC sink: key stream and tags; the whitened J0 row), are cleared before returning; the
+; rest of the frame holds pointers, lengths, masks and outcomes only.
 default rel
 %include "key.inc"
 %include "clear.inc"
@@ -132,6 +134,9 @@ GMACD:  times 16 dd 0x20000000          ; shape bit 29: a GMAC lane
 %define D_TAG    272
 %define F_J0     896            ; split jobs: the current group's J0 row, whitened
 %define FRAME    960
+%if F_J0 < F_DBUF || (FRAME - F_DBUF) % 64 != 0
+%error "the frame's secret part, wiped on return, must be F_DBUF .. FRAME, whole zmm"
+%endif
 
 %define KR   zmm9
 %define PW   zmm10
@@ -965,10 +970,10 @@ mbgcmi_avx512_short_jobs:
         mov     rax, [rsp + F_FAIL]
         mov     rcx, [rsp + F_SAVESP]
         vpxord  xmm0, xmm0, xmm0
-%assign _o 0
-%rep FRAME / 64
-        vmovdqa64 [rsp + 64 * _o], zmm0
-%assign _o _o + 1
+%assign _o F_DBUF
+%rep (FRAME - F_DBUF) / 64
+        vmovdqa64 [rsp + _o], zmm0
+%assign _o _o + 64
 %endrep
         CLEAR_VREGS zmm
         mov     rsp, rcx
