@@ -25,8 +25,10 @@
 ; (SLOT_STEPS). Round keys: a group's first pass broadcasts each from the key and keeps the
 ; 64-byte row in the frame, the later passes load the rows (on a core where a broadcast from
 ; memory takes a shuffle slot on the pipes the rounds use, that slot goes back to the rounds);
-; the rows are wiped when the whole groups are done (a message with one whole group broadcasts
-; as it goes: there is no later pass to serve).
+; the rows are wiped when the whole groups are done. A message with fewer than RK64_MIN_GROUPS
+; (3) whole groups broadcasts as it goes: the rows' stores and wipe cost more than one later
+; pass saves (on Zen 4, where a broadcast beside the rounds is free, they are pure cost:
+; docs/perf.md, "Round-key rows for two whole groups").
 ;
 ; Messages: whole groups of 32 blocks; then the tail (1..511 bytes) in one pass of one zmm per
 ; 64 bytes begun, under byte masks (with the last group's GHASH stitched in, encrypting); then one
@@ -95,6 +97,9 @@ section .text
 %define GF_PRE     1024                 ; 8: 16 in the whole-message calls (the length block is
                                         ; hashed apart: FINAL_HASH's powers one up), 0 ctr ops
 %define GF32_SIZE  1088
+%ifndef RK64_MIN_GROUPS
+%define RK64_MIN_GROUPS 3              ; whole groups from which the bulk keeps round-key rows
+%endif
 %define PRE_MAX    480                  ; PRE_HASH: messages of at most 30 blocks (no whole group)
 
 %define B_0 zmm0
@@ -302,8 +307,8 @@ section .text
         mov     r14d, 1
 %endmacro
 %macro BULK_ENC 1
-        cmp     r9, 64
-        jb      %%one                                   ; one group: no later pass to serve
+        cmp     r9, 32 * RK64_MIN_GROUPS
+        jb      %%few                                   ; too few later passes to serve
 %assign RK64 2
         FIRST_ENC %1
 %assign RK64 1
@@ -318,8 +323,15 @@ section .text
 %assign RK64 0
         RK64_WIPE %1
         jmp     %%end
-%%one:
+%%few:
         FIRST_ENC %1
+%%few_loop:
+        cmp     r9, 32
+        jb      %%end
+        CTR32_WB
+        PASS    8, %1, PASS_GH
+        GROUP_OUT_ENC
+        jmp     %%few_loop
 %%end:
 %endmacro
 
@@ -352,8 +364,8 @@ section .text
         GROUP_OUT_DEC
 %endmacro
 %macro BULK_DEC 1
-        cmp     r9, 64
-        jb      %%one                                   ; one group: no later pass to serve
+        cmp     r9, 32 * RK64_MIN_GROUPS
+        jb      %%few                                   ; too few later passes to serve
 %assign RK64 2
         FIRST_DEC %1
 %assign RK64 1
@@ -369,8 +381,16 @@ section .text
 %assign RK64 0
         RK64_WIPE %1
         jmp     %%end
-%%one:
+%%few:
         FIRST_DEC %1
+%%few_loop:
+        cmp     r9, 32
+        jb      %%end
+        GROUP_IN_DEC
+        CTR32_WB
+        PASS    8, %1, PASS_GH
+        GROUP_OUT_DEC
+        jmp     %%few_loop
 %%end:
 %endmacro
 
