@@ -63,7 +63,7 @@
 ;   zmm0..8     B0..Bn of the current group: J0, counters -> E_K(J0), key stream -> output
 ;   zmm9        KR: round-key row           zmm10, zmm11  PW, PK: power row, its Karatsuba op.
 ;   zmm12       TT: GHASH scratch           zmm13  DD: mask scratch, round-key row halves
-;   zmm14       scratch (shapes, inserts, data row halves)  zmm15  spread index (shapes -> lanes)
+;   zmm14       scratch (shapes, inserts, data row halves)  zmm15  BSW: byte-reflection control
 ;   zmm16..25   X rows of the previous group: A, C1..Cn, L (then of the current group)
 ;   zmm26       E_K(J0) of the previous group       zmm27, zmm28  expected tags: previous,
 ;               current group                      zmm29..31  LO, MI, HI of the GHASH
@@ -144,7 +144,7 @@ GMACD:  times 16 dd 0x20000000          ; shape bit 29: a GMAC lane
 %define TT   zmm12
 %define DD   zmm13
 %define SCR  zmm14
-%define SPRD zmm15
+%define BSW  zmm15
 %define EK0P zmm26
 %define ETP  zmm27
 %define ETC  zmm28
@@ -399,7 +399,7 @@ section .text
         vextracti32x4 [rdx + _o], zmm %+ %1, 2
         vextracti32x4 [r12 + _o], zmm %+ %1, 3
         vmovdqa64 zmm %+ _x{k5}, zmm %+ %1
-        vpshufb zmm %+ _x, zmm %+ _x, [BSWAP]
+        vpshufb zmm %+ _x, zmm %+ _x, BSW
 %endmacro
 %macro STORETAIL 1
 %assign _o DOFF + 16 * ((%1) - 1)
@@ -417,14 +417,14 @@ section .text
         vextracti32x4 xmm14, zmm %+ %1, 3
         vmovdqu8 [r12 + _o]{k4}, xmm14
         vmovdqa64 zmm %+ _x{k5}, zmm %+ %1
-        vpshufb zmm %+ _x, zmm %+ _x, [BSWAP]
+        vpshufb zmm %+ _x, zmm %+ _x, BSW
 %endmacro
 
 ; PREV_TAG: T = E_K(J0) ^ S of the previous group; its encrypt lanes' tags stored, its decrypt
 ; lanes' compared over their tag bytes (all 16 lanes' bytes at once, no early exit); the
 ; failed lanes' bits or-ed into F_FAIL at the group's index
 %macro PREV_TAG 0
-        vpshufb GHI, GHI, [BSWAP]
+        vpshufb GHI, GHI, BSW
         vpxorq  EK0P, EK0P, GHI
         kmovq   k6, [rsp + F_PM + M_TAGST]
         kortestq k6, k6
@@ -613,7 +613,7 @@ section .text
 %assign _j 1
 %rep 8
 %assign _x 16 + _j
-        vpshufb zmm %+ _x, zmm %+ _x, [BSWAP]           ; AAD rows: hashed, nothing out
+        vpshufb zmm %+ _x, zmm %+ _x, BSW           ; AAD rows: hashed, nothing out
 %assign _j _j + 1
 %endrep
 %else
@@ -637,7 +637,7 @@ section .text
 %assign _j 1
 %rep NB
 %assign _x 16 + _j
-        vpshufb zmm %+ _x, zmm %+ _x, [BSWAP]
+        vpshufb zmm %+ _x, zmm %+ _x, BSW
 %assign _j _j + 1
 %endrep
 %elif NB > 0
@@ -678,7 +678,7 @@ section .text
 %%aadsmall:
         SMALL   16, J_AAD, M_AAD
 %%aadrow:
-        vpshufb zmm16, zmm16, [BSWAP]
+        vpshufb zmm16, zmm16, BSW
 %%noaad:
 %endif
 %if (%1) != 1
@@ -769,7 +769,8 @@ section .text
         mov     [rsp + F_JP + 24], JD
         ; masks from the shapes: lane l's shape in every dword of the lane, one byte field
         ; spread over the lane's 16 bytes, compared with the byte index
-        vpermd  zmm14, SPRD, zmm14
+        vmovdqa64 DD, [SPREAD]
+        vpermd  zmm14, DD, zmm14
         vpshufb DD, zmm14, [BYTE0]
         vpcmpub k4, DD, [IDX], 6                        ; index < aad_len
         kmovq   [rsp + F_M + M_AAD], k4
@@ -891,7 +892,7 @@ mbgcmi_avx512_short_jobs:
 %assign _o _o + 64
 %endrep
         vpxord  ETC, ETC, ETC
-        vmovdqa64 SPRD, [SPREAD]
+        vmovdqa64 BSW, [BSWAP]
         lea     JA, [rsp + F_DUMMY]                     ; a "previous group" before the first
         mov     JB, JA
         mov     JC, JA
