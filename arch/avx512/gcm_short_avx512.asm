@@ -613,7 +613,7 @@ section .text
 %assign _j 1
 %rep 8
 %assign _x 16 + _j
-        vpshufb zmm %+ _x, zmm %+ _x, BSW           ; AAD rows: hashed, nothing out
+        vpshufb zmm %+ _x, zmm %+ _x, BSW               ; AAD rows: hashed, nothing out
 %assign _j _j + 1
 %endrep
 %else
