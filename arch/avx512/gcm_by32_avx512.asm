@@ -306,33 +306,53 @@ section .text
         GROUP_OUT_ENC
         mov     r14d, 1
 %endmacro
-%macro BULK_ENC 1
-        cmp     r9, 32 * RK64_MIN_GROUPS
-        jb      %%few                                   ; too few later passes to serve
-%assign RK64 2
-        FIRST_ENC %1
-%assign RK64 1
+; LATER_GROUPS dir, nr: every further whole group while r9 >= 32 (dir 0 encrypting: the
+; previous group's GHASH stitched in; 1 decrypting: the group's own), RK64 as set by the caller
+%macro LATER_GROUPS 2
 %%loop:
         cmp     r9, 32
         jb      %%done
+%if %1
+        GROUP_IN_DEC
+%endif
         CTR32_WB
-        PASS    8, %1, PASS_GH
+        PASS    8, %2, PASS_GH
+%if %1
+        GROUP_OUT_DEC
+%else
         GROUP_OUT_ENC
+%endif
         jmp     %%loop
 %%done:
+%endmacro
+; BULK dir, nr: the whole groups (r9 >= 32 on entry): the first as the message's first pass,
+; then LATER_GROUPS; from RK64_MIN_GROUPS groups the first pass keeps the round-key rows for
+; the later ones, which are wiped after them
+%macro BULK 2
+        cmp     r9, 32 * RK64_MIN_GROUPS
+        jb      %%few                                   ; too few later passes to serve
+%assign RK64 2
+%if %1
+        FIRST_DEC %2
+%else
+        FIRST_ENC %2
+%endif
+%assign RK64 1
+        LATER_GROUPS %1, %2
 %assign RK64 0
-        RK64_WIPE %1
+        RK64_WIPE %2
         jmp     %%end
 %%few:
-        FIRST_ENC %1
-%%few_loop:
-        cmp     r9, 32
-        jb      %%end
-        CTR32_WB
-        PASS    8, %1, PASS_GH
-        GROUP_OUT_ENC
-        jmp     %%few_loop
+%if %1
+        FIRST_DEC %2
+%else
+        FIRST_ENC %2
+%endif
+        LATER_GROUPS %1, %2
 %%end:
+%endmacro
+%macro BULK_ENC 1
+        BULK    0, %1
 %endmacro
 
 ; BULK_DEC nr: the same decrypting: the ciphertext is the input, there before the AES, so each
@@ -364,34 +384,7 @@ section .text
         GROUP_OUT_DEC
 %endmacro
 %macro BULK_DEC 1
-        cmp     r9, 32 * RK64_MIN_GROUPS
-        jb      %%few                                   ; too few later passes to serve
-%assign RK64 2
-        FIRST_DEC %1
-%assign RK64 1
-%%loop:
-        cmp     r9, 32
-        jb      %%done
-        GROUP_IN_DEC
-        CTR32_WB
-        PASS    8, %1, PASS_GH
-        GROUP_OUT_DEC
-        jmp     %%loop
-%%done:
-%assign RK64 0
-        RK64_WIPE %1
-        jmp     %%end
-%%few:
-        FIRST_DEC %1
-%%few_loop:
-        cmp     r9, 32
-        jb      %%end
-        GROUP_IN_DEC
-        CTR32_WB
-        PASS    8, %1, PASS_GH
-        GROUP_OUT_DEC
-        jmp     %%few_loop
-%%end:
+        BULK    1, %1
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
