@@ -10,7 +10,10 @@
 ; right away (decrypting: the input is the ciphertext). What the whole-message kernels add
 ; around that, a frame, flags and branches for every length, slots to wipe, is a large share
 ; of such a message. Here nothing touches the stack: the operands stay in registers from the
-; first load to the tag.
+; first load to the tag. Decrypting, each ciphertext zmm is loaded and hashed after one of the
+; pass's rounds, not all before the pass: issued first, the 24 multiplies of 512 bytes held the
+; vector pipes the rounds share on a core such as Zen 4, and the pass started late (docs/perf.md,
+; "Decrypting short one-shot messages").
 ;
 ; The math. t = ceil(len / 16) message blocks, C_1..C_t (the last one zero-padded), A the AAD
 ; block (zero-padded; zero without AAD), L the length block. GHASH(A, C_1..C_t, L) =
@@ -43,7 +46,8 @@
 ;   r11 tag  rsi tag_len | decrypt << 8 (after the IV is read)  eax scratch, rounds, result
 ;   zmm0-3, zmm21-24  M_0..M_7, message zmm 0..7: counter blocks -> key stream -> output
 ;   xmm4     J0 -> E_K(J0)      zmm5 ZK in every lane      zmm6 round key
-;   zmm7-10, zmm25-28  D_0..D_7, decrypt: the ciphertext, loaded before the pass
+;   zmm7-10, zmm25-28  D_0..D_7, decrypt: the ciphertext, loaded during the pass (before any
+;            output)
 ;   zmm11 BSWAP  zmm12-14 LO/MI/HI  zmm15-19 scratch (reflected blocks, power rows, products)
 ;   zmm29/30 eight message zmm: message zmm 0's power and Karatsuba rows
 ;   xmm20    the expected tag (decrypt)
@@ -100,12 +104,18 @@ section .text
         %2      xmm4, xmm4, xmm6
 %endmacro
 
-; SROUNDS nz: rounds 1..rounds (eax = 10, 12 or 14; the whitening is in the counter rows)
-%macro SROUNDS 1
+; SROUNDS nz[, dec]: rounds 1..rounds (eax = 10, 12 or 14; the whitening is in the counter
+; rows); with dec = 1 message zmm i's ciphertext is loaded and hashed (SGH) after round i + 1
+%macro SROUNDS 1-2 0
 %assign _r 1
 %rep 9
         vbroadcasti32x4 zmm6, [rdi + KEY_RK + 16 * _r]
         SR      %1, vaesenc
+%if (%2) && _r <= (%1)
+%assign _q _r - 1
+        SDLOAD  _q
+        SGH     _q, D_ %+ _q
+%endif
 %assign _r _r + 1
 %endrep
 %rep 2                                                  ; rounds 10, 11; then 12, 13
@@ -146,6 +156,15 @@ section .text
         vpxorq  zmm13, zmm13, zmm18
 %endmacro
 
+; SDLOAD i: message zmm i's ciphertext into D_i (the last one under k1)
+%macro SDLOAD 1
+%if (%1) < _nz - 1
+        vmovdqu64 D_ %+ %1, [r8 + 64 * (%1)]
+%else
+        vmovdqu8 D_ %+ %1{k1}{z}, [r8 + 64 * (%1)]
+%endif
+%endmacro
+
 ; SBODY nz: the pass, the output and the message's products for nz message zmm (1..4); the
 ; last one is partial under k1
 %macro SBODY 1
@@ -172,22 +191,12 @@ section .text
         mov     eax, [rdi + KEY_ROUNDS]
         test    esi, 0x100
         jz      %%pass
-        ; decrypt: the ciphertext now (before any output: in may be out), its products
-        ; beside the pass
-%assign _i 0
-%rep _nz
-%if _i < _nz - 1
-        vmovdqu64 D_ %+ _i, [r8 + 64 * _i]
-%else
-        vmovdqu8 D_ %+ _i{k1}{z}, [r8 + 64 * _i]
-%endif
-        SGH     _i, D_ %+ _i
-%assign _i _i + 1
-%endrep
+        ; decrypt: the ciphertext loaded and hashed between the pass's rounds (every load
+        ; before any output: in may be out)
+        SROUNDS _nz, 1
+        jmp     %%dec_out
 %%pass:
         SROUNDS _nz
-        test    esi, 0x100
-        jnz     %%dec_out
         ; encrypt: C = key stream ^ P (zero past the message), stored, hashed
 %assign _i 0
 %rep _nz
