@@ -40,6 +40,9 @@
 ; into the frame. A message of at most 480 bytes with at most 16 bytes of AAD hashes its AAD
 ; block and its length block at entry, with H^(F+2) and H^1, into LO/MI/HI (PRE_HASH): one
 ; reduction for the whole message, none of that work between the last AES round and the tag.
+; Encrypting whole groups, AAD of 1..16 bytes is hashed inside the first pass, after its third
+; round (AAD_LATE): hashed at entry, its multiplies issued ahead of the rounds and held the
+; pipes they share on Zen 4 (docs/perf.md, "Work issued ahead of the AES rounds").
 ; AAD (otherwise), the ghash op, the entry and the tag come from gcm_wide.inc (shared with the
 ; by16 kernel).
 ;
@@ -62,7 +65,8 @@
 ;   rows  r10 F (blocks of the final GHASH before the length block)  r11 AAD bytes
 ;   edx N (blocks of the final GHASH)  eax rounds / scratch
 ;   zmm0-3, zmm24-27  B0..B7  counter blocks -> key stream -> output (four blocks each)
-;   zmm4-11  G0..G7  the previous group's GHASH input (byte order until hashed)
+;   zmm4-11  G0..G7  the previous group's GHASH input (byte order until hashed); before an
+;            encrypting bulk's first pass xmm11 holds the AAD block for AAD_LATE
 ;   zmm12 CTR  zmm13 BSWAP  zmm14 POLY  xmm15 J0 -> E_K(J0)  xmm16 S  zmm17-19 LO/MI/HI (after
 ;   PRE_HASH they hold its products until the final GHASH adds to them)
 ;   zmm20-21 scratch (reduction)  zmm22 round key  xmm23 the expected tag (gcm12 decrypt)
@@ -230,6 +234,7 @@ section .text
 %define PASS_J0 1
 %define PASS_GH 2
 %define PASS_FH 4
+%define PASS_AAD 8
 %macro PASS_RW 3                        ; nz, instruction (round key in zmm22), flags
 %assign _z 0
 %rep %1
@@ -263,6 +268,9 @@ section .text
 %endif
 %if (%3) & PASS_FH
         SLOT_STEPS %2, _r, 9, FH_PART
+%endif
+%if ((%3) & PASS_AAD) && _r == 3
+        AAD_LATE
 %endif
 %assign _r _r + 1
 %endrep
@@ -298,11 +306,21 @@ section .text
         add     r8, 512
         sub     r9, 32
 %endmacro
+; AAD_LATE: an encrypting bulk's AAD of 1..16 bytes (its block in xmm11, byte order, loaded at
+; entry) hashed into S inside the first pass, after the rounds have started
+%macro AAD_LATE 0
+        cmp     r11, 16
+        ja      %%no
+        test    r11, r11
+        jz      %%no
+        GHASH1  xmm11
+%%no:
+%endmacro
 ; FIRST_ENC nr / FIRST_DEC nr: the bulk's first group (the message's first pass); RK64 as set
 ; by the caller
 %macro FIRST_ENC 1
         CTR32_WB
-        PASS    8, %1, PASS_J0
+        PASS    8, %1, PASS_J0 | PASS_AAD
         GROUP_OUT_ENC
         mov     r14d, 1
 %endmacro
@@ -769,6 +787,20 @@ mbgcmi_avx512_by32_gcm:
 .need33:
         H33
 .no33:
+        ; an encrypting bulk hashes AAD of 1..16 bytes in its first pass (AAD_LATE)
+        cmp     dword [rsp + GF_DEC], 0
+        jne     .aad_now
+        cmp     rbx, 512
+        jb      .aad_now
+        lea     rax, [r11 - 1]
+        cmp     rax, 15
+        ja      .aad_now
+        mov     eax, 0xFFFF
+        bzhi    eax, eax, r11d
+        kmovq   k1, rax
+        vmovdqu8 xmm11{k1}{z}, [r10]
+        jmp     .aad_done
+.aad_now:
         AAD_HASH_ALL
 .aad_done:
         ; J0 in xmm15: E_K(J0) is computed in the message's first AES pass as one more chain

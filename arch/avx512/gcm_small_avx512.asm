@@ -13,7 +13,7 @@
 ; first load to the tag. Decrypting, each ciphertext zmm is loaded and hashed after one of the
 ; pass's rounds, not all before the pass: issued first, the 24 multiplies of 512 bytes held the
 ; vector pipes the rounds share on a core such as Zen 4, and the pass started late (docs/perf.md,
-; "Decrypting short one-shot messages").
+; "Work issued ahead of the AES rounds").
 ;
 ; The math. t = ceil(len / 16) message blocks, C_1..C_t (the last one zero-padded), A the AAD
 ; block (zero-padded; zero without AAD), L the length block. GHASH(A, C_1..C_t, L) =
