@@ -28,7 +28,7 @@
 
 #include "mbgcm.h"
 
-enum { MAX_LIBS = 8, NSLOTS = 64, IMIX_SLOTS = 192, MAX_SLOTS = 8192, MAX_BURST = 64, TAG = 16 };
+enum { MAX_LIBS = 8, NSLOTS = 64, IMIX_SLOTS = 192, MAX_SLOTS = 16384, MAX_BURST = 64, TAG = 16 };
 #define SIZE_IMIX ((size_t)0 - 1) /* --sizes imix */
 /* 7 x 64, 4 x 594, 1 x 1518 in mbgcm-bench's interleaved order */
 static const size_t imix_pattern[12] = {64, 594, 64, 64, 1518, 64, 594, 64, 594, 64, 64, 594};
@@ -86,7 +86,8 @@ static void usage(FILE *f)
             "                 (get_next, submit, get_completed) and a flush, per timed batch\n"
             "  --burst N      jobs per batch, 1..%d (default 32)\n"
             "  --trials N     batches per library and point (default 1500)\n"
-            "  --keys N       keys round-robin over the %d message slots, 1..%d (default 64)\n"
+            "  --keys N       keys round-robin over the message slots, 1..slots (default 64;\n"
+            "                 with --slots, up to %d: keys far beyond the caches)\n"
             "  --slots N      message slots, each with its own buffers, 1..%d (default %d):\n"
             "                 many slots of long messages leave the caches cold\n"
             "  --aad N        AAD bytes, 0..64 (default 16)\n"
@@ -95,7 +96,7 @@ static void usage(FILE *f)
             "                 parts of a kernel deleted, to time what is left); A is checked\n"
             "Prints per point and library the minimum, 10th percentile and median ns per\n"
             "message over the batches, and each library's p10 against the first's.\n",
-            MAX_LIBS, IMIX_SLOTS, MAX_BURST, NSLOTS, NSLOTS, MAX_SLOTS, NSLOTS);
+            MAX_LIBS, IMIX_SLOTS, MAX_BURST, MAX_SLOTS, MAX_SLOTS, NSLOTS);
 }
 
 static uint64_t ticks(void)
@@ -420,7 +421,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--trials")) {
             opt.trials = num(v, 1, 10000000, "--trials"), i++;
         } else if (!strcmp(a, "--keys")) {
-            opt.keys = num(v, 1, NSLOTS, "--keys"), i++;
+            opt.keys = num(v, 1, MAX_SLOTS, "--keys"), i++;
         } else if (!strcmp(a, "--slots")) {
             opt.slots = num(v, 1, MAX_SLOTS, "--slots"), i++;
         } else if (!strcmp(a, "--aad")) {
@@ -448,6 +449,9 @@ int main(int argc, char **argv)
     if (nl < 1) {
         usage(stderr);
         return 2;
+    }
+    if (opt.keys > opt.slots && opt.keys > NSLOTS) {
+        die("--keys %u: at most one key per slot (--slots %u)", opt.keys, opt.slots);
     }
     if (opt.cpu != -2) {
         const int cpu = opt.cpu >= 0 ? opt.cpu : (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;

@@ -26,7 +26,7 @@
 # peer, build included; the first run with a new source adds its ~5 minute build). --full: 9
 # reps, 0.9 s per figure, every mbgcm arch even when arches share kernels (portable C lanes
 # included), more latency and thread sizes, then mbgcm-kbench (where the ring API's cycles
-# go); about 30 minutes.
+# go) and a throughput pass with 16384 keys (beyond the caches); about 35 minutes.
 # --update-docs: also copy the plot to docs/perf-latest.png and replace the results block of
 # docs/perf.md with this run's tables.
 # Anything after -- goes to mbgcm-bench (see mbgcm-bench --help), e.g.
@@ -216,6 +216,18 @@ log "running mbgcm-bench ($MODE): ${ARGS[*]} ${EXTRA[*]}"
 } >"$TXT"
 # Tables to stdout and the .txt copy; progress (stderr) goes straight to the terminal.
 "$BIN" "${ARGS[@]}" "${EXTRA[@]}" --label "commit $rev" --csv "$CSV" | tee -a "$TXT"
+
+if [ "$MODE" = full ]; then
+  # Many keys: 16384 keys and as many message slots, far beyond the caches (a gateway with
+  # thousands of SAs): each message's key and buffers come from memory.
+  log "running mbgcm-bench with cold keys (16384 keys, 16384 slots)"
+  echo | tee -a "$TXT"
+  echo "== Cold keys: 16384 keys round-robin over 16384 message slots (keys and buffers beyond the caches) ==" | tee -a "$TXT"
+  "$BIN" --mode tput --keys 16384 --bufs 16384 --sizes 16,64,256,1420 --reps 9 \
+    --seconds-per-point 0.5 --warmup 1 ${IMB_ARCH:+--imb-arch "$IMB_ARCH"} \
+    --label "commit $rev, cold keys" --csv "${CSV%.csv}-cold.csv" |
+    awk '/^Summary/ {p=1} p' | sed 's/^Summary/Cold keys: summary/' | tee -a "$TXT"
+fi
 
 if [ "$MODE" = full ] && [ -x "$KBIN" ]; then
   log "running mbgcm-kbench (where the ring API's cycles go)"
