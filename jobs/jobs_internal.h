@@ -86,6 +86,9 @@ struct mbgcm_mgr {
                                     short_lim: mbgcmi_short_msg_lim) */
     unsigned short_ring;         /* the ring runs a short-job class once it holds this many
                                     jobs: the configured lanes, at least MBGCMI_SHORT_RING */
+    struct mbgcmi_gcm_ops wide;  /* only wide_aad_max/_span used: 12-byte-IV jobs with more AAD
+                                    than the short-job kernel takes that go single-stream
+                                    (the ops' values; zero with the threshold test hook) */
     struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
     /* test hook: may rewrite J0 when a job enters a lane (counter-wrap tests) */
     void (*j0_hook)(void *ctx, const mbgcm_job *job, uint8_t j0[16]);
@@ -231,9 +234,12 @@ static inline void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t no
         mbgcmi_short_add(m, job, cls, shape, now, m->short_ring, why);
         return;
     }
-    /* so do jobs whose whole work, message and AAD, is long: a GMAC job is all AAD */
+    /* so do jobs whose whole work, message and AAD, is long (a GMAC job is all AAD), and
+       short ones with more AAD than the short-job kernel takes where whole12 is quick for
+       them */
     if ((uint64_t)job->len >= m->single_min_len || job->src_sgl != NULL ||
-        job->dst_sgl != NULL || (uint64_t)job->len + (uint64_t)job->aad_len >= m->single_min_len) {
+        job->dst_sgl != NULL || (uint64_t)job->len + (uint64_t)job->aad_len >= m->single_min_len ||
+        (job->iv_len == 12 && mbgcmi_wide_aad_whole12(&m->wide, job->len, job->aad_len))) {
         mbgcmi_sched_run_single(m, job);
         return;
     }

@@ -180,7 +180,7 @@ static const char *route_of(const struct run *R, const struct pj *p)
     const tu_jspec *sp = &p->t->sp;
     if (sp->bad != TU_BAD_NONE) return "invalid";
     if (!tu_goes_single(R->m, R->thr, sp)) return "lanes or short";
-    if ((uint64_t)sp->len < R->thr) return "single";
+    if ((uint64_t)sp->len < R->thr && !tu_goes_wide(R->m, sp)) return "single";
     if (sp->iv_len == 12 && R->ops != NULL && R->ops->whole12 != NULL) {
         /* the burst gathers what the ops' limits give to jobs12 and runs the rest at once */
         const int dec = sp->dir == MBGCM_DECRYPT;

@@ -731,7 +731,13 @@ int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp)
                               m->short_msg_lim, &cls, &shape)) {
         return 0; /* the short-job kernel (GMAC jobs included) */
     }
-    return (uint64_t)sp->len >= thr || (uint64_t)sp->len + (uint64_t)sp->aad_len >= thr;
+    return (uint64_t)sp->len >= thr || (uint64_t)sp->len + (uint64_t)sp->aad_len >= thr ||
+           tu_goes_wide(m, sp); /* more AAD than the short-job kernel takes, whole12's */
+}
+
+int tu_goes_wide(const mbgcm_mgr *m, const tu_jspec *sp)
+{
+    return sp->iv_len == 12 && mbgcmi_wide_aad_whole12(&m->wide, sp->len, sp->aad_len);
 }
 
 void tu_mgr_need_lanes(int cfg)

@@ -244,8 +244,12 @@ typedef struct tu_jspec {
 /* 1 when a valid linear job of shape |sp| runs single-stream on manager |m| whose
    single-stream threshold is |thr| (the scheduler's routing, jobs_internal.h: long jobs
    single-stream; short jobs to the short-job kernel when the arch has one; then jobs whose
-   message and AAD together are long). */
+   message and AAD together are long, and 12-byte-IV jobs with more AAD than the short-job
+   kernel takes where the arch's whole12 is quick for them: tu_goes_wide). */
 int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp);
+/* 1 when a valid linear job of shape |sp| goes to whole12 on manager |m| for its AAD of 17 or
+   more bytes (struct mbgcmi_gcm_ops.wide_aad_max; off once a test set the threshold). */
+int tu_goes_wide(const mbgcm_mgr *m, const tu_jspec *sp);
 
 /* A test job: its buffers live in one block |mem| laid out as
      [gap][src][gap][dst][gap][tag 16][gap][iv][aad]   (gaps: 32 random canary bytes)

@@ -49,6 +49,8 @@ GCM12_SMALL_FIRST(gcm12_by16, mbgcmi_avx512_gcm12)
    on Zen 5, 9-12% on Zen 4, where a zmm operation is two). docs/perf.md, "A kernel for short
    one-shot messages" and "AMD EPYC Zen 4 guest". */
 #define BY32_SMALL_MAX 512
+#define BY32_WIDE_AAD_MAX 64
+#define BY32_WIDE_AAD_SPAN 464
 static int gcm12_by32(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
                       size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                       size_t tag_len_dec)
@@ -57,6 +59,12 @@ static int gcm12_by32(const struct mbgcmi_key *k, const uint8_t *iv, const uint8
         if (len <= 16) {
             return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
         }
+        return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
+    }
+    /* 17..64 bytes of AAD (a QUIC packet's header, say): the short-message kernel too, while
+       the message and AAD blocks together stay within the key's 32 powers (len + aad <= 464
+       keeps ceil(len / 16) + ceil(aad / 16) <= 30) */
+    if (aad_len <= BY32_WIDE_AAD_MAX && len + aad_len <= BY32_WIDE_AAD_SPAN) {
         return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
     }
     return mbgcmi_avx512_by32_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
@@ -87,7 +95,8 @@ static const struct mbgcmi_gcm_ops ops = {
 #define BY32_OPS_KERNELS                                                                        \
     .block = mbgcmi_avx_block, .ghash = mbgcmi_avx512_ghash,                                    \
     .ctr_enc = mbgcmi_avx512_by32_ctr_enc, .ctr_dec = mbgcmi_avx512_by32_ctr_dec,               \
-    .whole = mbgcmi_avx512_by32_gcm, .whole12 = gcm12_by32, .jobs12 = mbgcmi_avx512_gcm12_jobs
+    .whole = mbgcmi_avx512_by32_gcm, .whole12 = gcm12_by32, .jobs12 = mbgcmi_avx512_gcm12_jobs,  \
+    .wide_aad_max = BY32_WIDE_AAD_MAX, .wide_aad_span = BY32_WIDE_AAD_SPAN
 
 static const struct mbgcmi_gcm_ops ops_by32 = {
     BY32_OPS_KERNELS,

@@ -246,15 +246,17 @@ mbgcmi_avx512_small12:
         vpxorq  xmm4, xmm5, [SJ0]                       ; J0, whitened
         ; [A | L] times [H^(t+2) | H^1] starts LO/MI/HI
         vmovdqa64 zmm11, [BSWAP]
+        lea     rax, [r9 * 8]
+        vmovq   xmm16, rax
+        lea     rax, [rcx * 8]
+        vpinsrq xmm16, xmm16, rax, 1                    ; L, V form {message bits, AAD bits}
+        cmp     ecx, 16
+        ja      .wide_aad
         mov     eax, 0xFFFF
         bzhi    eax, eax, ecx
         kmovw   k3, eax
         vmovdqu8 xmm15{k3}{z}, [rdx]                    ; A (no byte read without AAD)
         vpshufb xmm15, xmm15, xmm11
-        lea     rax, [r9 * 8]
-        vmovq   xmm16, rax
-        lea     rax, [rcx * 8]
-        vpinsrq xmm16, xmm16, rax, 1                    ; L, V form {message bits, AAD bits}
         vinserti32x4 ymm15, ymm15, xmm16, 1             ; [A | L]
         lea     eax, [r9 + 15]
         and     eax, -16                                ; 16 t
@@ -263,6 +265,41 @@ mbgcmi_avx512_small12:
         cmp     eax, 30 * 16
         ja      .far
         AL_PRODUCTS 15, 16, 17, 18, 12, 13, 14          ; LO/MI/HI start
+        jmp     .pre_done
+.wide_aad:
+        ; 17..64 bytes of AAD, a = ceil(aad_len / 16) blocks A_1..A_a in one zmm (zero past the
+        ; AAD) times the row at HPOW(t + 1 + a) = [H^(t+1+a) .. H^(t-2+a)]: A_j takes
+        ; H^(t+2+a-j); the lanes past the AAD hold zero blocks. L times H^1 joins lane 0. The
+        ; caller keeps t + a <= 31 (no power beyond H^32).
+        mov     rax, -1
+        bzhi    rax, rax, rcx
+        kmovq   k3, rax
+        vmovdqu8 zmm15{k3}{z}, [rdx]
+        vpshufb zmm15, zmm15, zmm11
+        lea     eax, [r9 + 15]
+        and     eax, -16                                ; 16 t
+        lea     edx, [ecx + 15]
+        and     edx, -16                                ; 16 a
+        add     edx, eax
+        neg     rdx
+        lea     rdx, [rdi + rdx + KEY_HPOW + 31 * 16]   ; HPOW(t + 1 + a)
+        vmovdqu64 zmm17, [rdx]
+        vpclmulqdq zmm12, zmm15, zmm17, 0x00            ; LO
+        vpclmulqdq zmm14, zmm15, zmm17, 0x11            ; HI
+        vpshufd zmm19, zmm15, 0x4e
+        vpxorq  zmm19, zmm19, zmm15                     ; a0 ^ a1 in both qwords
+        vpclmulqdq zmm13, zmm19, [rdx + KEY_HKAR - KEY_HPOW], 0x00 ; MI (Karatsuba)
+        vmovdqu64 xmm17, [rdi + HPOW(1)]
+        vpclmulqdq xmm18, xmm16, xmm17, 0x00
+        vpclmulqdq xmm17, xmm16, xmm17, 0x11
+        vpshufd xmm19, xmm16, 0x4e
+        vpxorq  xmm19, xmm19, xmm16
+        vpclmulqdq xmm19, xmm19, [rdi + HKAR(1)], 0x00
+        vpxorq  zmm12, zmm12, zmm18                     ; (the xmm products are zero above
+        vpxorq  zmm14, zmm14, zmm17                     ; lane 0)
+        vpxorq  zmm13, zmm13, zmm19
+        lea     rdx, [rdi + KEY_HPOW + 30 * 16]
+        sub     rdx, rax                                ; HPOW(t + 2)
         jmp     .pre_done
 .far:
         ; t = 31 or 32: A takes H^33 or H^34, and for t = 32 C_1 takes H^33, beyond the key's
