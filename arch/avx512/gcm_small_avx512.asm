@@ -1,7 +1,7 @@
 ; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_small_avx512.asm — one short message with a 12-byte IV in one pass of zmm: the `avx512`
-; arch's one-shot path for messages of at most 512 bytes with at most 16 bytes of AAD
-; (arch_avx512.c decides which variant sends which lengths here; docs/perf.md has the
+; arch's one-shot path for messages of at most 512 bytes with at most 16 bytes of AAD, and for
+; shorter ones with 17..64 bytes of AAD (arch_avx512.c decides which variant sends which lengths here; docs/perf.md has the
 ; measurements).
 ;
 ; Why a kernel of its own: one such message is bound by latency, not by the ports. Its key
@@ -18,7 +18,8 @@
 ; The math. t = ceil(len / 16) message blocks, C_1..C_t (the last one zero-padded), A the AAD
 ; block (zero-padded; zero without AAD), L the length block. GHASH(A, C_1..C_t, L) =
 ; A H^(t+2) ^ C_1 H^(t+1) ^ ... ^ C_t H^2 ^ L H. A and L are known at entry: [A | L] times
-; [H^(t+2) | H^1] in one ymm starts the sums. The key's powers stop at H^32: for t = 31, 32 the
+; [H^(t+2) | H^1] in one ymm starts the sums (17..64 bytes of AAD: a blocks A_1..A_a in one zmm
+; times [H^(t+1+a) ..], and L H alone). The key's powers stop at H^32: for t = 31, 32 the
 ; entry makes H^33 and H^34 (H^32 times H^1 and H^2), A takes H^(t+2) from them and, for t = 32,
 ; lane 0 of message zmm 0's rows H^33 (with eight message zmm, those rows sit in zmm29/30). Message zmm i (blocks 4i+1..4i+4) takes the
 ; 64-byte power row at HPOW(t+1-4i) = [H^(t+1-4i) .. H^(t-2-4i)] (the key stores the powers
@@ -35,8 +36,9 @@
 ; int mbgcmi_avx512_small12(const key *k, const uint8_t *iv, const uint8_t *aad,
 ;                           size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
 ;                           uint8_t *tag, size_t tag_len_dec)
-;   As struct mbgcmi_gcm_ops.whole12 (core/gcm.h) for len <= 512 and aad_len <= 16 (the
-;   caller's routing guarantees both): encrypt writes the output and tag_len bytes of tag,
+;   As struct mbgcmi_gcm_ops.whole12 (core/gcm.h) for len <= 512 and aad_len <= 16, or
+;   aad_len <= 64 with ceil(len / 16) + ceil(aad_len / 16) <= 31 (the caller's routing
+;   guarantees it; .wide_aad below): encrypt writes the output and tag_len bytes of tag,
 ;   returns 0; decrypt reads the expected tag before writing anything (it may lie in out),
 ;   writes the output, compares tag_len bytes without an early exit and returns 1 when they
 ;   differ (the caller zeroes out), else 0. in == out allowed.
