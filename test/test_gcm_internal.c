@@ -788,10 +788,10 @@ static void hpowers_kernels(void **state)
    mbgcmi_avx2_gcm12_1k (short path up to 768 and 1024 bytes) for every length 0..1040 (both
    sides of both limits), and mbgcmi_avx512_by32_gcm12 for every length 0..1552 (every tail
    size, 1..511 bytes: one to eight zmm in its pass, with no whole group before it, one and
-   two); every AAD length 0..16 (cycling; for the avx2 entries 17..20 now and
-   then: past the short path; for small12 also 17..64 wherever the message and AAD blocks
-   together are at most 31, as the one-shot routing sends them), every key size and tag length, encrypt and decrypt, out of
-   place and in place, against OpenSSL: output and tag, nothing written past the message or
+   two); every AAD length 0..16 (cycling; for the avx2 entries also 17..80 at every length:
+   the short path's wide AAD and past it; for small12 also 17..64 wherever the message and
+   AAD blocks together are at most 31, as the one-shot routing sends them), every key size
+   and tag length, encrypt and decrypt, out of place and in place, against OpenSSL: output and tag, nothing written past the message or
    the tag, a flipped bit of tag, ciphertext or AAD fails the tag (the caller zeroes; the
    kernel returns 1). */
 typedef int (*whole12_fn)(const struct mbgcmi_key *, const uint8_t *, const uint8_t *, size_t,
@@ -806,12 +806,13 @@ static void whole12_all_lengths(void **state)
         whole12_fn fn;
         size_t max_len;
         int any_aad; /* 0: AAD of at most 16 bytes only (the caller's routing guarantees it);
-                        2: also 17..64 bytes where ceil(len / 16) + ceil(aad / 16) <= 31 */
+                        1: also 17..20 now and then; 2: also 17..64 bytes where ceil(len / 16)
+                        + ceil(aad / 16) <= 31; 3: also 17..80 at every length */
     } entry[] = {
         {"avx512 small12", "avx512", mbgcmi_avx512_small12, 512, 2},
         {"avx512 by32 gcm12", "avx512", mbgcmi_avx512_by32_gcm12, 1552, 1},
-        {"avx2 gcm12", "avx2", mbgcmi_avx2_gcm12, 1040, 1},
-        {"avx2 gcm12_1k", "avx2", mbgcmi_avx2_gcm12_1k, 1040, 1},
+        {"avx2 gcm12", "avx2", mbgcmi_avx2_gcm12, 1040, 3},
+        {"avx2 gcm12_1k", "avx2", mbgcmi_avx2_gcm12_1k, 1040, 3},
     };
     enum { MAXLEN = 1552, CAN = 80 };
     static const size_t tls[] = {4, 8, 12, 13, 14, 15, 16};
@@ -822,7 +823,7 @@ static void whole12_all_lengths(void **state)
         tu_key_random(&r, &keys[s], 16 + 8 * s);
     }
     static uint8_t pt[MAXLEN], ct[MAXLEN + CAN], out[MAXLEN + CAN], want[MAXLEN];
-    uint8_t aad[64], iv[12], tag[16 + CAN], wtag[16];
+    uint8_t aad[80], iv[12], tag[16 + CAN], wtag[16];
     for (size_t e = 0; e < sizeof entry / sizeof entry[0]; e++) {
         const int a = TU_ARCH(entry[e].arch);
         if (a == TU_ARCH_NONE || !tu_arch_supported(a)) {
@@ -836,6 +837,9 @@ static void whole12_all_lengths(void **state)
                 size_t aad_len = entry[e].any_aad == 1 && v == 5 && len % 7 == 0
                                      ? 17 + len % 4
                                      : (len * 7 + v * 5) % 17;
+                if (entry[e].any_aad == 3 && v >= 4) { /* wide AAD, past 64 now and then */
+                    aad_len = 17 + (len * 13 + v) % 64;
+                }
                 if (entry[e].any_aad == 2 && v >= 4) { /* every wide AAD length it may get */
                     const size_t wide = 17 + (len * 13 + v) % 48;
                     if ((len + 15) / 16 + (wide + 15) / 16 <= 31) {
@@ -871,7 +875,7 @@ static void whole12_all_lengths(void **state)
                 for (int t = 0; t < 4; t++) {
                     memcpy(ct, want, len);
                     memset(ct + len, 0xC3, CAN);
-                    uint8_t etag[16], ad2[64];
+                    uint8_t etag[16], ad2[80];
                     memcpy(etag, wtag, tl);
                     memcpy(ad2, aad, sizeof ad2);
                     int bad = t;

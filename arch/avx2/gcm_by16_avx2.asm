@@ -52,7 +52,7 @@
 ; int mbgcmi_avx2_gcm12(const key *k, const uint8_t iv[12], ...same..., uint8_t *tag,
 ;                       size_t tag_len_dec);
 ;   The same for a 12-byte IV with J0 built and the tag stored or checked here
-;   (struct mbgcmi_gcm_ops.whole12). Up to 48 blocks with AAD <= 16 it takes the short path
+;   (struct mbgcmi_gcm_ops.whole12). Up to 48 blocks with AAD <= 64 it takes the short path
 ;   (after mbgcmi_avx2_gcm below): E_K(J0) in the data's AES pass, the AAD, the blocks and the
 ;   length block in one aggregated GHASH (one more per further 16 blocks).
 ; int mbgcmi_avx2_gcm12_1k(...same...): the same with the short path up to 64 blocks.
@@ -79,6 +79,8 @@ default rel
 %include "bounce.inc"
 %include "ghash_avx2.inc"
 
+%define SHORT_AAD_MAX 64       ; and AAD up to this (over 16: the blocks before the last are
+                                ; hashed at entry and join the last one)
 %define SHORT_MAX 768          ; gcm12: messages up to 48 blocks with AAD <= 16 take the short path
 %define SHORT_MAX_1K 1024       ; gcm12_1k: up to 64 blocks (the counter rows below cover these;
                                 ; they hold each counter word in one byte: at most 253 blocks)
@@ -539,8 +541,8 @@ mbgcmi_avx2_ctr_dec:
 ;   tag_len | decrypt << 8. Encrypt stores the first tag_len bytes of the tag, returns 0;
 ;   decrypt reads the expected tag before any output is written (it may lie inside out),
 ;   compares all 16 bytes under the tag_len mask without a branch, returns 1 when they differ
-;   (the caller zeroes out), else 0. Messages up to SHORT_MAX bytes with AAD <= 16 bytes go to
-;   the short path (gcm12_short), the rest through mbgcmi_avx2_gcm's body.
+;   (the caller zeroes out), else 0. Messages up to SHORT_MAX bytes with AAD <= SHORT_AAD_MAX
+;   bytes go to the short path (gcm12_short), the rest through mbgcmi_avx2_gcm's body.
 ; int mbgcmi_avx2_gcm12_1k(...same...)
 ;   The same with the short path up to SHORT_MAX_1K bytes (the avx2 arch's short1k variant: on
 ;   a core whose vector pipes overlap one pass's GHASH with the next pass's AES rounds by
@@ -549,14 +551,14 @@ global mbgcmi_avx2_gcm12_1k:function hidden
 mbgcmi_avx2_gcm12_1k:
         cmp     r9, SHORT_MAX_1K
         ja      mbgcmi_avx2_gcm12.long
-        cmp     rcx, 16
+        cmp     rcx, SHORT_AAD_MAX
         jbe     gcm12_short
         jmp     mbgcmi_avx2_gcm12.long
 global mbgcmi_avx2_gcm12:function hidden
 mbgcmi_avx2_gcm12:
         cmp     r9, SHORT_MAX
         ja      .long
-        cmp     rcx, 16
+        cmp     rcx, SHORT_AAD_MAX
         jbe     gcm12_short                             ; (after mbgcmi_avx2_gcm below)
 .long:
         FRAME_ENTER GFRAME, 32
@@ -865,15 +867,17 @@ mbgcmi_avx2_gcm:
 
 ; ---------------------------------------------------------------------------------------------
 ; The short path of mbgcmi_avx2_gcm12: len <= SHORT_MAX (48 blocks; gcm12_1k: SHORT_MAX_1K, 64)
-; and aad_len <= 16, the arguments as mbgcmi_avx2_gcm12's. A short message's cost is its fixed
-; part, so up to 16 blocks everything runs in one AES pass and one GHASH reduction:
+; and aad_len <= SHORT_AAD_MAX, the arguments as mbgcmi_avx2_gcm12's. A short message's cost
+; is its fixed part, so up to 16 blocks everything runs in one AES pass and one GHASH reduction:
 ;   - E_K(J0) is block 0 of the pass: ymm j holds the counter blocks J0 + 2j, J0 + 2j + 1
 ;     (j < Q = t/2 + 1, t = the message's blocks), so lane 0 of ymm0 ends as E_K(J0) and the
 ;     key stream of message block c sits in lane (c + 1) % 2 of ymm (c + 1) / 2. The blocks
 ;     after round 0 are ZK ^ SCTR[j] (ZK: IV || 0 ^ rk0 in both lanes; the counter words of a
 ;     12-byte IV's J0 are constants).
 ;   - GHASH runs over A, C0..C(t-1), L with H^(t+2)..H^1 (m = t + 2 blocks): A is the AAD block
-;     zero-padded, or a zero block without AAD (it then adds nothing). That puts A and C0 in
+;     zero-padded, or a zero block without AAD (it then adds nothing); with 17..64 bytes of
+;     AAD, A is its last block XORed with Y = GHASH(the blocks before it), made at entry
+;     (GHASH's chaining: A's product with H^(t+2) then carries theirs). That puts A and C0 in
 ;     pair 0 and C(2j-1), C(2j) in pair j: the same lanes as the key stream, so each pair's
 ;     GHASH input is the pair just xored (encrypt) or just loaded (decrypt), straight from the
 ;     registers, one 32-byte power load [H^(m-2j), H^(m-2j-1)] per pair, one reduction.
@@ -1200,21 +1204,64 @@ gcm12_short:
         mov     rcx, [rbp + 32]                         ; tag_len | decrypt << 8
         mov     eax, [rdi + KEY_ROUNDS]
         vbroadcasti128 ymm14, [BSWAP]
-        vmovq   xmm12, [rsi]
-        vpinsrd xmm12, xmm12, [rsi + 8], 2              ; IV || 00 00 00 00
-        vpxor   xmm12, xmm12, [rdi + KEY_RK]
-        vinserti128 ymm12, ymm12, xmm12, 1              ; ZK, both lanes
         ; A: the AAD zero-padded (a zero block without AAD)
         vpxor   xmm9, xmm9, xmm9
         test    r11, r11
         jz      .s_aad_done
         cmp     r11, 16
+        ja      .s_aad_wide
         jne     .s_aad_part
         vmovdqu xmm9, [rdx]
         jmp     .s_aad_done
 .s_aad_part:
         LOAD_N  xmm9, rdx, r11, r10, r14, r15
+        jmp     .s_aad_done
+.s_aad_wide:
+        ; 17..64 bytes: n = ceil(aad_len / 16) - 1 full blocks A_1..A_n, then the last A_a.
+        ; Y = GHASH(A_1..A_n) (V form: A_j times H^(n+1-j), one reduction) joins A_a, and A =
+        ; A_a ^ Y (byte order) is the short path's A: A H^(t+2) = A_a H^(t+2) ^ Y H^(t+2), and
+        ; Y H^(t+2) is what the n blocks contribute at their places. L keeps the full length.
+        lea     r10, [r11 - 1]
+        shr     r10, 4                                  ; n: 1..3
+        cmp     r10, 2
+        jb      .s_pre1
+        vmovdqu ymm13, [rdx]                            ; A_1, A_2
+        vpshufb ymm13, ymm13, ymm14
+        mov     r14, r10
+        neg     r14
+        shl     r14, 4
+        add     r14, rdi                                ; [r14 + 512 + KEY_HPOW] = HPOW(n)
+        SGH_FIRST ymm13, [r14 + 512 + KEY_HPOW], [r14 + 512 + KEY_HKAR]
+        cmp     r10, 2
+        je      .s_pre_red
+        vmovdqu xmm13, [rdx + 32]                       ; A_3
+        vpshufb xmm13, xmm13, xmm14
+        SGH_NEXT_X xmm13, [rdi + HPOW(1)], [rdi + HKAR(1)]
+        jmp     .s_pre_red
+.s_pre1:
+        vmovdqu xmm13, [rdx]                            ; A_1
+        vpshufb xmm13, xmm13, xmm14
+        SGH_FIRST_X xmm13, [rdi + HPOW(1)], [rdi + HKAR(1)]
+.s_pre_red:
+        SGH_REDUCE                                      ; Y in xmm11
+        shl     r10, 4
+        add     rdx, r10                                ; A_a: 1..16 bytes
+        mov     r15, r11
+        sub     r15, r10
+        cmp     r15, 16
+        jne     .s_pre_part
+        vmovdqu xmm9, [rdx]
+        jmp     .s_pre_join
+.s_pre_part:
+        LOAD_N  xmm9, rdx, r15, r10, r14, r13
+.s_pre_join:
+        vpshufb xmm11, xmm11, xmm14
+        vpxor   xmm9, xmm9, xmm11                       ; A = A_a ^ Y
 .s_aad_done:
+        vmovq   xmm12, [rsi]
+        vpinsrd xmm12, xmm12, [rsi + 8], 2              ; IV || 00 00 00 00
+        vpxor   xmm12, xmm12, [rdi + KEY_RK]
+        vinserti128 ymm12, ymm12, xmm12, 1              ; ZK, both lanes
         ; decrypt: the expected tag, read before any output is written (it may lie in out)
         test    ecx, 0x100
         jz      .s_tag_done
