@@ -327,9 +327,10 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
    call where its ops say that pays, else run now through whole12 and completed. Returns 1
    when it ran and failed its tag. Out of line, so that the short-job loop keeps its
    registers. */
-static __attribute__((noinline)) unsigned burst_single12(mbgcm_mgr *m, mbgcm_job *job)
+static __attribute__((noinline)) unsigned burst_single12(mbgcm_mgr *m,
+                                                         const struct mbgcmi_gcm_ops *ops,
+                                                         mbgcm_job *job)
 {
-    const struct mbgcmi_gcm_ops *const ops = m->arch->ops;
     const int dec = job->dir == MBGCM_DECRYPT;
     if (ops->jobs12 != NULL && job->len < (dec ? ops->jobs12_dec_below : ops->jobs12_enc_below) &&
         job->len >= (dec ? ops->jobs12_dec_from : ops->jobs12_enc_from)) {
@@ -359,7 +360,8 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
        pays) or runs at once through whole12. Anything else, invalid jobs included, goes
        through the scheduler's accept. */
     const int shortfast = m->sc != NULL && m->j0_hook == NULL;
-    const int single12 = m->arch->ops->whole12 != NULL;
+    const struct mbgcmi_gcm_ops *const ops = m->arch->ops; /* (not reloaded per job) */
+    const int single12 = ops->whole12 != NULL;
     const uint64_t single_min = m->single_min_len;
     unsigned direct = 0, failed = 0;
     uint64_t direct_bytes = 0;
@@ -384,7 +386,7 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
             direct++;
             direct_bytes += job->len;
             m->single++;
-            failed += burst_single12(m, job);
+            failed += burst_single12(m, ops, job);
             continue;
         }
         fill_put(m, &f); /* accept may add to the same classes */

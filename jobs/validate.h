@@ -83,7 +83,9 @@ mbgcmi_short_fast(const mbgcm_job *job, uint64_t lim, uint64_t mlim, unsigned *c
     /* shape and kind: a 12-byte IV, linear, no extension, short lengths */
     MBGCMI_NO_(job->iv_len != 12);
     MBGCMI_NO_(((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl | (uintptr_t)job->reserved_) != 0);
-    MBGCMI_NO_(len >= mlim || aad >= 16 * MBGCMI_SHORT_MAX_BLOCKS + 1);
+    /* AAD: at most MBGCMI_SHORT_MAX_AAD bytes beside a message; a GMAC job's up to 256 */
+    const uint64_t aad_lim = len != 0 ? MBGCMI_SHORT_MAX_AAD : 16 * MBGCMI_SHORT_MAX_BLOCKS;
+    MBGCMI_NO_(len >= mlim || aad > aad_lim);
     /* direction; tag length 4, 8 or 12..16; the key present, aligned and initialized */
     MBGCMI_NO_(dir - 1u > 1u);
     MBGCMI_NO_(tl - 4 > 12 || ((0x1F110u >> tl) & 1u) == 0);

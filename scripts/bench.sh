@@ -222,7 +222,8 @@ if [ "$MODE" = full ]; then
   # thousands of SAs): each message's key and buffers come from memory.
   log "running mbgcm-bench with cold keys (16384 keys, 16384 slots)"
   echo | tee -a "$TXT"
-  echo "== Cold keys: 16384 keys round-robin over 16384 message slots (keys and buffers beyond the caches) ==" | tee -a "$TXT"
+  echo "== Cold keys: 16384 keys round-robin over 16384 message slots" \
+    "(keys and buffers beyond the caches) ==" | tee -a "$TXT"
   "$BIN" --mode tput --keys 16384 --bufs 16384 --sizes 16,64,256,1420 --reps 9 \
     --seconds-per-point 0.5 --warmup 1 ${IMB_ARCH:+--imb-arch "$IMB_ARCH"} \
     --label "commit $rev, cold keys" --csv "${CSV%.csv}-cold.csv" |
