@@ -64,13 +64,13 @@ struct mbgcmi_gcm_ops {
 };
 #define MBGCMI_JOBS12_MAX 64u
 
-/* 1 when whole12 of |o| takes a message of |len| bytes with |aad| bytes of AAD over 16 as one
-   of its short ones (struct mbgcmi_gcm_ops.wide_aad_max); lengths validated or not. */
-static inline int mbgcmi_wide_aad_whole12(const struct mbgcmi_gcm_ops *o, uint64_t len,
+/* 1 when a message of |len| bytes with |aad| bytes of AAD over 16 is one of whole12's short
+   ones under the limits |max| and |span| (struct mbgcmi_gcm_ops.wide_aad_max, _span); lengths
+   validated or not. */
+static inline int mbgcmi_wide_aad_whole12(uint64_t max, uint64_t span, uint64_t len,
                                           uint64_t aad)
 {
-    return aad > 16 && aad <= o->wide_aad_max && len <= o->wide_aad_span &&
-           len + aad <= o->wide_aad_span;
+    return aad > 16 && aad <= max && len <= span && len + aad <= span;
 }
 
 /* J0 from the IV (12 bytes: IV || 0^31 || 1; else GHASH(IV padded || 0^64 || [ivbits]_64)). */

@@ -86,9 +86,9 @@ struct mbgcm_mgr {
                                     short_lim: mbgcmi_short_msg_lim) */
     unsigned short_ring;         /* the ring runs a short-job class once it holds this many
                                     jobs: the configured lanes, at least MBGCMI_SHORT_RING */
-    struct mbgcmi_gcm_ops wide;  /* only wide_aad_max/_span used: 12-byte-IV jobs with more AAD
-                                    than the short-job kernel takes that go single-stream
-                                    (the ops' values; zero with the threshold test hook) */
+    /* 12-byte-IV jobs with more AAD than the short-job kernel takes that go single-stream
+       (mbgcmi_wide_aad_whole12: the ops' limits; zero with the threshold test hook) */
+    uint64_t wide_aad_max, wide_aad_span;
     struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
     /* test hook: may rewrite J0 when a job enters a lane (counter-wrap tests) */
     void (*j0_hook)(void *ctx, const mbgcm_job *job, uint8_t j0[16]);
@@ -239,7 +239,8 @@ static inline void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t no
        them */
     if ((uint64_t)job->len >= m->single_min_len || job->src_sgl != NULL ||
         job->dst_sgl != NULL || (uint64_t)job->len + (uint64_t)job->aad_len >= m->single_min_len ||
-        (job->iv_len == 12 && mbgcmi_wide_aad_whole12(&m->wide, job->len, job->aad_len))) {
+        (job->iv_len == 12 && mbgcmi_wide_aad_whole12(m->wide_aad_max, m->wide_aad_span, job->len,
+                                                       job->aad_len))) {
         mbgcmi_sched_run_single(m, job);
         return;
     }

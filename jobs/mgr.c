@@ -155,7 +155,7 @@ void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
     m->short_lim = m->single_min_len < lim ? m->single_min_len : lim;
     m->short_msg_lim = mbgcmi_short_msg_lim(m->arch, m->short_lim);
     /* an overridden threshold decides alone (tests that send such jobs to the lanes) */
-    m->wide.wide_aad_max = m->wide.wide_aad_span = 0;
+    m->wide_aad_max = m->wide_aad_span = 0;
 }
 
 void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job *job,
@@ -380,7 +380,8 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
            scheduler's accept does; a length sum that wraps is caught by the check */
         if (single12 && job->iv_len == 12 &&
             ((uint64_t)job->len + (uint64_t)job->aad_len >= single_min ||
-             mbgcmi_wide_aad_whole12(&m->wide, job->len, job->aad_len)) &&
+             mbgcmi_wide_aad_whole12(m->wide_aad_max, m->wide_aad_span, job->len,
+                                     job->aad_len)) &&
             job->src_sgl == NULL && job->dst_sgl == NULL &&
             mbgcmi_check_job_inline(job) == MBGCM_OK) {
             direct++;

@@ -42,8 +42,8 @@ void mbgcmi_sched_init(mbgcm_mgr *m, struct mbgcmi_group *groups, unsigned ngrou
     m->short_lim = m->arch->short_jobs != NULL ? 16 * MBGCMI_SHORT_MAX_BLOCKS + 1 : 0;
     m->short_msg_lim = mbgcmi_short_msg_lim(m->arch, m->short_lim);
     if (m->arch->lanes != NULL) {
-        m->wide.wide_aad_max = m->arch->ops->wide_aad_max;
-        m->wide.wide_aad_span = m->arch->ops->wide_aad_span;
+        m->wide_aad_max = m->arch->ops->wide_aad_max;
+        m->wide_aad_span = m->arch->ops->wide_aad_span;
     }
     for (unsigned gi = 0; gi < ngroups; gi++) {
         group_reset(&groups[gi]);

@@ -737,7 +737,8 @@ int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp)
 
 int tu_goes_wide(const mbgcm_mgr *m, const tu_jspec *sp)
 {
-    return sp->iv_len == 12 && mbgcmi_wide_aad_whole12(&m->wide, sp->len, sp->aad_len);
+    return sp->iv_len == 12 && mbgcmi_wide_aad_whole12(m->wide_aad_max, m->wide_aad_span, sp->len,
+                                                      sp->aad_len);
 }
 
 void tu_mgr_need_lanes(int cfg)
