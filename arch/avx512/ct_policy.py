@@ -48,7 +48,8 @@ POLICY = {
             'r10': 'aad pointer; F', 'r11': 'AAD length', 'r12': 'the first counter block '
             '(J0 or the ctr op\'s counter)', 'r13': 'tag (ctr ops: s)',
             'rbx': 'message length (ctr ops: 16 * blocks)',
-            'r14': 'whole group pending (0/1); gcm12: tag_len | decrypt << 8',
+            'r14': 'whole group pending (0/1, 3: FIRST_ENC6\'s 24 blocks); gcm12: tag_len '
+            '| decrypt << 8',
             'r15': 'scratch (gcm12 arguments; the final GHASH\'s power rows)',
             'rbp': 'frame pointer', 'rsp': 'stack pointer'},
         public_mem=[KEY_ROUNDS, ARGS_RBP,
@@ -56,6 +57,8 @@ POLICY = {
                     ('rsp', 24, 8, 'GF_MODE (0: full tag out; 1: gcm12; 2: the ctr ops)'),
                     ('rsp', 1024, 8, 'GF_PRE (16 in the whole-message calls, whose length '
                      'block takes H^1 apart from the final GHASH\'s powers; 0 in the ctr ops)'),
+                    ('rsp', 1032, 8, 'GF_SIX (a message-length limit set by the entry: '
+                     'SIX_MAX in the by32h entries, else 0)'),
                     ('r12', 0, 16, 'the first counter block: J0 (IV-derived) or the ctr '
                      'op\'s counter, public: its last byte starts the wrap test, its last '
                      'dword gives the next counter')],

@@ -33,6 +33,9 @@
 ; Messages: whole groups of 32 blocks; then the tail (1..511 bytes) in one pass of one zmm per
 ; 64 bytes begun, under byte masks (with the last group's GHASH stitched in, encrypting); then one
 ; aggregated GHASH of the F tail blocks and the length block with H^(F+1)..H^1 (F <= 32).
+; The by32h entries (Zen 4) split a message of 513..SIX_MAX bytes otherwise: a first pass of 24
+; blocks (six zmm; their GHASH with H^24..H^1, GK_STEP6) and a tail of 129..SIX_MAX - 384 bytes
+; (FIRST_ENC6, FIRST_DEC6), so that the tail's pass has AES work to run beside those multiplies.
 ; Decrypting, the tail's blocks (the input) and the length block are there before its pass, so
 ; that final GHASH rides in the tail's own pass (PASS_FH) and the output reads the input again.
 ; F = 32 (a message that ends on a 512-byte boundary, or a tail of more than 496 bytes) needs
@@ -60,10 +63,10 @@
 ;   rdi k  rcx in  r8 out  r9 full blocks left  rbx message bytes (ctr: 16 * nblocks)
 ;   r12 the first counter block in memory (J0, or the ctr op's counter)  r13 tag (ctr: s)
 ;   esi last byte of B0's lane 0 in the bulk (the counter form's wrap test), then the tail's
-;   bytes  r14 1 while a whole group's GHASH is pending (2: a decrypting tail's pass carries
-;   the final GHASH)  r15 1 once a pass ran (E_K(J0) done), then the final GHASH's power
-;   rows  r10 F (blocks of the final GHASH before the length block)  r11 AAD bytes
-;   edx N (blocks of the final GHASH)  eax rounds / scratch
+;   bytes  r14 1 while a whole group's GHASH is pending (3: FIRST_ENC6's 24 blocks; 2: a
+;   decrypting tail's pass carries the final GHASH)  r15 1 once a pass ran (E_K(J0) done),
+;   then the final GHASH's power rows  r10 F (blocks of the final GHASH before the length
+;   block)  r11 AAD bytes  edx N (blocks of the final GHASH)  eax rounds / scratch
 ;   zmm0-3, zmm24-27  B0..B7  counter blocks -> key stream -> output (four blocks each)
 ;   zmm4-11  G0..G7  the previous group's GHASH input (byte order until hashed); before an
 ;            encrypting bulk's first pass xmm11 holds the AAD block for AAD_LATE
@@ -100,11 +103,17 @@ section .text
 %define GF_RK64    64                   ; 15 x 64: the round keys, broadcast (the bulk loop)
 %define GF_PRE     1024                 ; 8: 16 in the whole-message calls (the length block is
                                         ; hashed apart: FINAL_HASH's powers one up), 0 ctr ops
+%define GF_SIX     1032                 ; 8: FIRST_ENC6/DEC6 for messages of 513 up to this
+                                        ; many bytes (0: never; the by32h entries SIX_MAX)
 %define GF32_SIZE  1088
 %ifndef RK64_MIN_GROUPS
 %define RK64_MIN_GROUPS 3              ; whole groups from which the bulk keeps round-key rows
 %endif
 %define PRE_MAX    480                  ; PRE_HASH: messages of at most 30 blocks (no whole group)
+%ifndef SIX_MAX
+%define SIX_MAX    736                  ; the by32h entries' FIRST_ENC6/DEC6 limit (GF_SIX)
+%endif
+%define SIX_ZMAX   ((SIX_MAX - 384 + 63) / 64)   ; their tail's zmm at most
 
 %define B_0 zmm0
 %define B_1 zmm1
@@ -178,24 +187,30 @@ section .text
 ; HKAR rows (imm 0x00 and 0x01) and adds the pair's six products to LO/MI/HI with three
 ; ternlogs (the first pair sets them). Step 8 forms the middle term and reduces into S.
 %macro GK_STEP 1
-%if (%1) < 8
-%assign _j ((%1) + 1) % 8
+        GK_STEPN %1, 8
+%endmacro
+%macro GK_STEP6 1
+        GK_STEPN %1, 6
+%endmacro
+%macro GK_STEPN 2                       ; step, inputs (8, or 6: a 24-block group, H^24..H^1)
+%if (%1) < (%2)
+%assign _j ((%1) + 1) % (%2)
         vpshufb G_ %+ _j, G_ %+ _j, zmm13
 %if _j == 0
         vpxorq  G_0, G_0, zmm16                         ; S joins block 0
 %endif
 %if ((%1) % 2) == 0
-        vpclmulqdq zmm30, G_ %+ _j, [rdi + HPOW(32 - 4 * _j)], 0x00
-        vpclmulqdq zmm31, G_ %+ _j, [rdi + HPOW(32 - 4 * _j)], 0x11
+        vpclmulqdq zmm30, G_ %+ _j, [rdi + HPOW(4 * (%2) - 4 * _j)], 0x00
+        vpclmulqdq zmm31, G_ %+ _j, [rdi + HPOW(4 * (%2) - 4 * _j)], 0x11
 %else
-%assign _k ((%1) + 0) % 8                               ; the pair's first input
-        vpclmulqdq zmm20, G_ %+ _j, [rdi + HPOW(32 - 4 * _j)], 0x00
-        vpclmulqdq zmm21, G_ %+ _j, [rdi + HPOW(32 - 4 * _j)], 0x11
+%assign _k (%1)                                         ; the pair's first input
+        vpclmulqdq zmm20, G_ %+ _j, [rdi + HPOW(4 * (%2) - 4 * _j)], 0x00
+        vpclmulqdq zmm21, G_ %+ _j, [rdi + HPOW(4 * (%2) - 4 * _j)], 0x11
         vpunpcklqdq zmm28, G_ %+ _k, G_ %+ _j
         vpunpckhqdq zmm29, G_ %+ _k, G_ %+ _j
         vpxorq  zmm29, zmm29, zmm28                     ; [a0^a1 (first), a0^a1 (second)]
-        vpclmulqdq zmm28, zmm29, [rdi + HKAR(32 - 4 * _k)], 0x00
-        vpclmulqdq zmm29, zmm29, [rdi + HKAR(32 - 4 * _j)], 0x01
+        vpclmulqdq zmm28, zmm29, [rdi + HKAR(4 * (%2) - 4 * _k)], 0x00
+        vpclmulqdq zmm29, zmm29, [rdi + HKAR(4 * (%2) - 4 * _j)], 0x01
 %if (%1) == 1
         vpxorq  zmm17, zmm30, zmm20
         vpxorq  zmm19, zmm31, zmm21
@@ -235,6 +250,7 @@ section .text
 %define PASS_GH 2
 %define PASS_FH 4
 %define PASS_AAD 8
+%define PASS_GH6 16
 %macro PASS_RW 3                        ; nz, instruction (round key in zmm22), flags
 %assign _z 0
 %rep %1
@@ -266,6 +282,9 @@ section .text
 %if (%3) & PASS_GH
         SLOT_STEPS %2, _r, 9, GK_STEP
 %endif
+%if (%3) & PASS_GH6
+        SLOT_STEPS %2, _r, 7, GK_STEP6
+%endif
 %if (%3) & PASS_FH
         SLOT_STEPS %2, _r, 9, FH_PART
 %endif
@@ -296,15 +315,18 @@ section .text
 ; first as the message's first pass, the others with the previous group's GHASH (its output,
 ; kept in G0..G7); leaves the last group's GHASH pending (r14d = 1). Advances rcx, r8, r9.
 %macro GROUP_OUT_ENC 0
+        GROUP_OUT_ENC_N 8
+%endmacro
+%macro GROUP_OUT_ENC_N 1                ; zmm
 %assign _t 0
-%rep 8
+%rep %1
         vpxorq  G_ %+ _t, B_ %+ _t, [rcx + 64 * _t]
         vmovdqu64 [r8 + 64 * _t], G_ %+ _t
 %assign _t _t + 1
 %endrep
-        add     rcx, 512
-        add     r8, 512
-        sub     r9, 32
+        add     rcx, 64 * (%1)
+        add     r8, 64 * (%1)
+        sub     r9, 4 * (%1)
 %endmacro
 ; AAD_LATE: an encrypting bulk's AAD of 1..16 bytes (its block in xmm11, byte order, loaded at
 ; entry) hashed into S inside the first pass, after the rounds have started
@@ -323,6 +345,18 @@ section .text
         PASS    8, %1, PASS_J0 | PASS_AAD
         GROUP_OUT_ENC
         mov     r14d, 1
+%endmacro
+; FIRST_ENC6 nr: an encrypting message of one whole group and a short tail (SIX_MIN..SIX_MAX
+; bytes) runs 24 blocks as its first pass and the rest (129..SIX_MAX - 384 bytes) as its tail,
+; whose pass hashes the 24 (PASS_GH6). With all 32 first, the tail's pass (one or two zmm of
+; rounds) waits on the group's 24 multiplies and the final GHASH follows it: the split moves
+; AES work from the first pass into that one, where it runs beside the multiplies. The
+; counters of B6, B7 are made and not used: zmm12 goes 8 back after CTR_BE_LEAVE (r14d = 3).
+%macro FIRST_ENC6 1
+        CTR32_WB
+        PASS    6, %1, PASS_J0 | PASS_AAD
+        GROUP_OUT_ENC_N 6
+        mov     r14d, 3
 %endmacro
 ; LATER_GROUPS dir, nr: every further whole group while r9 >= 32 (dir 0 encrypting: the
 ; previous group's GHASH stitched in; 1 decrypting: the group's own), RK64 as set by the caller
@@ -378,22 +412,28 @@ section .text
 ; output xors the key stream with the input read again (G0..G7 are reflected by then; in ==
 ; out is fine: each 64 bytes are read before they are written).
 %macro GROUP_IN_DEC 0
+        GROUP_IN_DEC_N 8
+%endmacro
+%macro GROUP_IN_DEC_N 1                 ; zmm
 %assign _t 0
-%rep 8
+%rep %1
         vmovdqu64 G_ %+ _t, [rcx + 64 * _t]
 %assign _t _t + 1
 %endrep
 %endmacro
 %macro GROUP_OUT_DEC 0
+        GROUP_OUT_DEC_N 8
+%endmacro
+%macro GROUP_OUT_DEC_N 1                ; zmm
 %assign _t 0
-%rep 8
+%rep %1
         vpxorq  B_ %+ _t, B_ %+ _t, [rcx + 64 * _t]
         vmovdqu64 [r8 + 64 * _t], B_ %+ _t
 %assign _t _t + 1
 %endrep
-        add     rcx, 512
-        add     r8, 512
-        sub     r9, 32
+        add     rcx, 64 * (%1)
+        add     r8, 64 * (%1)
+        sub     r9, 4 * (%1)
 %endmacro
 %macro FIRST_DEC 1
         GROUP_IN_DEC
@@ -403,6 +443,12 @@ section .text
 %endmacro
 %macro BULK_DEC 1
         BULK    1, %1
+%endmacro
+%macro FIRST_DEC6 1                     ; FIRST_ENC6's split, decrypting (nothing left pending)
+        GROUP_IN_DEC_N 6
+        CTR32_WB
+        PASS    6, %1, PASS_J0 | PASS_GH6
+        GROUP_OUT_DEC_N 6
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
@@ -463,6 +509,24 @@ section .text
 %assign _n _n + 1
 %endrep
         %1      8
+%%done:
+%endmacro
+; TAIL_PASS6: the tail's pass after FIRST_ENC6 (esi = 129..SIX_MAX - 384 bytes: three to
+; SIX_ZMAX zmm) with the 24-block group's GHASH
+%macro TAIL_PASS6_NZ 1
+        TAIL_PASS_NR %1, PASS_GH6
+%endmacro
+%macro TAIL_PASS6 0
+%assign _n 3
+%rep SIX_ZMAX - 3
+        cmp     esi, 64 * _n
+        ja      %%over %+ _n
+        TAIL_PASS6_NZ _n
+        jmp     %%done
+%%over %+ _n:
+%assign _n _n + 1
+%endrep
+        TAIL_PASS6_NZ SIX_ZMAX
 %%done:
 %endmacro
 %macro TAIL_PASS_FH 0
@@ -724,6 +788,7 @@ section .text
         mov     qword [rsp + GF_DEC], %1
         mov     qword [rsp + GF_MODE], 2
         mov     qword [rsp + GF_PRE], 0
+        mov     qword [rsp + GF_SIX], 0
         mov     r12, rsi                                ; ctr
         mov     r13, rdx                                ; s
         mov     rbx, r9
@@ -746,9 +811,25 @@ global mbgcmi_avx512_by32_ctr_dec:function hidden
 mbgcmi_avx512_by32_ctr_dec:
         CTR_ENTRY 1
 
+; The by32h entries: the same calls with FIRST_ENC6/DEC6 for messages of 513..SIX_MAX bytes
+; (measured on Zen 4; docs/perf.md, "by32's first pass for one group and a short tail")
+global mbgcmi_avx512_by32h_gcm12:function hidden
+mbgcmi_avx512_by32h_gcm12:
+        FRAME_ENTER GF32_SIZE, 64
+        mov     qword [rsp + GF_SIX], SIX_MAX
+        jmp     mbgcmi_avx512_by32_gcm12.args
+
+global mbgcmi_avx512_by32h_gcm:function hidden
+mbgcmi_avx512_by32h_gcm:
+        FRAME_ENTER GF32_SIZE, 64
+        mov     qword [rsp + GF_SIX], SIX_MAX
+        jmp     mbgcmi_avx512_by32_gcm.args
+
 global mbgcmi_avx512_by32_gcm12:function hidden
 mbgcmi_avx512_by32_gcm12:
         FRAME_ENTER GF32_SIZE, 64
+        mov     qword [rsp + GF_SIX], 0
+.args:
         GCM12_ARGS
         vmovdqa64 zmm13, [BSWAP]                        ; (SETUP without by16's power rows:
         vmovdqa64 zmm14, [POLY]                         ; zmm24-27 are B4..B7 here)
@@ -759,6 +840,8 @@ mbgcmi_avx512_by32_gcm12:
 global mbgcmi_avx512_by32_gcm:function hidden
 mbgcmi_avx512_by32_gcm:
         FRAME_ENTER GF32_SIZE, 64
+        mov     qword [rsp + GF_SIX], 0
+.args:
         GCM_ARGS
         vmovdqa64 zmm13, [BSWAP]
         vmovdqa64 zmm14, [POLY]
@@ -820,6 +903,11 @@ mbgcmi_avx512_by32_gcm:
         CTR_BE_ENTER
         mov     r15d, 1
         mov     eax, [rdi + KEY_ROUNDS]
+        cmp     rbx, [rsp + GF_SIX]
+        ja      .no_six                                 ; (GF_SIX 0: always)
+        cmp     rbx, 512
+        ja      .six
+.no_six:
         cmp     dword [rsp + GF_DEC], 0
         jne     .bulk_dec
         cmp     eax, 12
@@ -846,10 +934,50 @@ mbgcmi_avx512_by32_gcm:
         BULK_DEC 14
 .bulk_done:
         CTR_BE_LEAVE
+        jmp     .tail
+.six:
+        cmp     dword [rsp + GF_DEC], 0
+        jne     .six_dec
+        cmp     eax, 12
+        je      .six12
+        ja      .six14
+        FIRST_ENC6 10
+        jmp     .six_done
+.six12:
+        FIRST_ENC6 12
+        jmp     .six_done
+.six14:
+        FIRST_ENC6 14
+        jmp     .six_done
+.six_dec:
+        cmp     eax, 12
+        je      .six_dec12
+        ja      .six_dec14
+        FIRST_DEC6 10
+        jmp     .six_done
+.six_dec12:
+        FIRST_DEC6 12
+        jmp     .six_done
+.six_dec14:
+        FIRST_DEC6 14
+.six_done:
+        CTR_BE_LEAVE
+        vpsubd  zmm12, zmm12, [WADD8]                   ; B6, B7's counters were not used
+        lea     esi, [rbx - 384]                        ; the tail: 129..SIX_MAX - 384 bytes
+        cmp     dword [rsp + GF_DEC], 0
+        jne     .tail_have                              ; decrypting: as any tail
+        CTR32_W
+        lea     r10d, [rsi + 15]
+        shr     r10d, 4                                 ; F = tail blocks
+        mov     eax, [rdi + KEY_ROUNDS]
+        TAIL_PASS6
+        TAIL_IO
+        jmp     .final
 .tail:
         mov     esi, ebx
         and     esi, 511                                ; bytes after the whole groups
         jz      .no_tail
+.tail_have:
         CTR32_W
         lea     r10d, [rsi + 15]
         shr     r10d, 4                                 ; F = tail blocks (1..32)
