@@ -346,7 +346,7 @@ section .text
         GROUP_OUT_ENC
         mov     r14d, 1
 %endmacro
-; FIRST_ENC6 nr: an encrypting message of one whole group and a short tail (SIX_MIN..SIX_MAX
+; FIRST_ENC6 nr: an encrypting message of one whole group and a short tail (513..SIX_MAX
 ; bytes) runs 24 blocks as its first pass and the rest (129..SIX_MAX - 384 bytes) as its tail,
 ; whose pass hashes the 24 (PASS_GH6). With all 32 first, the tail's pass (one or two zmm of
 ; rounds) waits on the group's 24 multiplies and the final GHASH follows it: the split moves
