@@ -11,10 +11,13 @@
  * PCLMULQDQ[1], AES[25].
  *
  * The CPU's identity (vendor string of leaf 0; family and model of leaf 1 EAX) is probed once
- * too, for the arches that choose among variants by it (core/arch.c).
+ * too, for the arches that choose among variants by it (core/arch.c). So is the time-stamp
+ * counter's rate, when leaf 0x80000007 says it is invariant: the managers' flush timeout
+ * counts in its ticks (jobs/mgr.c), a third of what clock_gettime costs per read.
  */
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "cpu.h"
 #if defined(MBGCM_HAVE_NASM)
@@ -66,6 +69,23 @@ static unsigned probe(void)
     return f;
 }
 
+/* CPUID.80000007H:EDX[8]: the time-stamp counter runs at a constant rate in every state */
+static int probe_tsc_invariant(void)
+{
+    uint32_t r[4];
+    mbgcmi_cpuid(0x80000000u, 0, r);
+    if (r[0] < 0x80000007u) {
+        return 0;
+    }
+    mbgcmi_cpuid(0x80000007u, 0, r);
+    return (r[3] >> 8) & 1u;
+}
+
+uint64_t mbgcmi_tsc(void)
+{
+    return __builtin_ia32_rdtsc();
+}
+
 /* Leaf 0's vendor words and leaf 1's EAX, or zeros */
 static void probe_id(uint32_t w[4])
 {
@@ -88,6 +108,14 @@ static unsigned probe(void)
 static void probe_id(uint32_t w[4])
 {
     w[0] = w[1] = w[2] = w[3] = 0;
+}
+static int probe_tsc_invariant(void)
+{
+    return 0;
+}
+uint64_t mbgcmi_tsc(void)
+{
+    return 0; /* never called: mbgcmi_tsc_hz() is 0 */
 }
 #endif
 
@@ -135,4 +163,40 @@ void mbgcmi_cpu_id(struct mbgcmi_cpu_id *out)
     out->family = base_family + (base_family == 0xF ? (w[3] >> 20) & 0xFF : 0);
     out->model = base_model |
                  (base_family == 6 || base_family == 0xF ? ((w[3] >> 16) & 0xF) << 4 : 0);
+}
+
+static uint64_t ns_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Ticks per second, or 1 when the counter is unusable (0: not measured yet). Like the feature
+   bits, two first callers may both measure; either result is good. */
+static uint64_t tsc_hz_cached;
+
+uint64_t mbgcmi_tsc_hz(void)
+{
+    uint64_t hz = __atomic_load_n(&tsc_hz_cached, __ATOMIC_RELAXED);
+    if (hz == 0) {
+        hz = 1;
+        if (probe_tsc_invariant()) {
+            /* both clocks read back to back at each end, about 200 us apart */
+            const uint64_t t0 = ns_now(), c0 = mbgcmi_tsc();
+            uint64_t t1, c1;
+            do {
+                t1 = ns_now();
+                c1 = mbgcmi_tsc();
+            } while (t1 - t0 < 200000u);
+            if (c1 > c0) {
+                hz = (uint64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0));
+            }
+            if (hz < 1000000u) { /* under 1 MHz: not a counter to time microseconds with */
+                hz = 1;
+            }
+        }
+        __atomic_store_n(&tsc_hz_cached, hz, __ATOMIC_RELAXED);
+    }
+    return hz == 1 ? 0 : hz;
 }

@@ -41,6 +41,12 @@ unsigned mbgcmi_cpu_features(void);
 void mbgcmi_cpu_features_mask(unsigned mask);
 /* The running CPU's vendor, family and model (probed once). */
 void mbgcmi_cpu_id(struct mbgcmi_cpu_id *out);
+/* Ticks per second of the time-stamp counter when it is invariant (CPUID.80000007H:EDX[8]:
+   constant rate, running in every power state) and can stand in for the monotonic clock,
+   else 0 (also in the portable build). Calibrated against CLOCK_MONOTONIC on the first call
+   (a spin of about 200 us), then cached. mbgcmi_tsc() reads the counter. */
+uint64_t mbgcmi_tsc_hz(void);
+uint64_t mbgcmi_tsc(void);
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,22 @@ static uint64_t clock_monotonic(void *ctx)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The clock and m->timeout in its units: |fn| (ns) when given; else, with a timeout, the
+   time-stamp counter where it is invariant (its rate calibrated once per process), else
+   CLOCK_MONOTONIC. */
+static void clock_setup(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx)
+{
+    m->clock = fn != NULL ? fn : clock_monotonic;
+    m->clock_ctx = ctx;
+    m->timeout = m->timeout_ns;
+    const uint64_t hz = fn == NULL && m->timeout_ns != 0 ? mbgcmi_tsc_hz() : 0;
+    if (hz != 0) {
+        const double t = (double)m->timeout_ns * (double)hz / 1e9;
+        m->clock = NULL;
+        m->timeout = t >= 18446744073709549568.0 ? UINT64_MAX : t < 1.0 ? 1 : (uint64_t)t;
+    }
+}
+
 static size_t align64(size_t n)
 {
     return (n + 63) & ~(size_t)63;
@@ -96,7 +112,7 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
     m->arch = arch;
     m->timeout_ns = cfg->flush_timeout_ns;
     m->short_ring = lanes > MBGCMI_SHORT_RING ? lanes : MBGCMI_SHORT_RING;
-    m->clock = clock_monotonic;
+    clock_setup(m, NULL, NULL);
     mbgcmi_sched_init(m, (struct mbgcmi_group *)(void *)(mem + off_groups), ngroups);
     *out = m;
     return MBGCM_OK;
@@ -143,8 +159,7 @@ unsigned mbgcm_queue_size(const mbgcm_mgr *m)
 
 void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx)
 {
-    m->clock = fn ? fn : clock_monotonic;
-    m->clock_ctx = ctx;
+    clock_setup(m, fn, ctx);
 }
 
 void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
@@ -196,7 +211,7 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
     const unsigned tail = m->tail;
     mbgcm_job *job = &m->ring[tail & m->qmask];
     m->tail = tail + 1;
-    const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
+    const uint64_t now = m->timeout ? mbgcmi_now(m) : 0;
     unsigned cls;
     uint32_t shape;
     if (m->sc != NULL && m->j0_hook == NULL &&
@@ -208,7 +223,7 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
     } else {
         mbgcmi_sched_accept(m, job, now, MBGCMI_RUN_FULL);
     }
-    if (m->timeout_ns) {
+    if (m->timeout) {
         mbgcmi_sched_expire(m, now);
     }
     if (tail + 1 - m->head > m->qmask) { /* ring full: make room by completing the oldest */
@@ -242,8 +257,8 @@ mbgcm_job *mbgcm_mgr_poll(mbgcm_mgr *m)
     if (m == NULL) {
         return NULL;
     }
-    if (m->timeout_ns) {
-        mbgcmi_sched_expire(m, m->clock(m->clock_ctx));
+    if (m->timeout) {
+        mbgcmi_sched_expire(m, mbgcmi_now(m));
     }
     mbgcmi_sched_wipe_idle(m);
     return pop_if_done(m);
@@ -353,7 +368,7 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
         m->last_error = MBGCM_ERR_INVALID;
         return 0;
     }
-    const uint64_t now = m->timeout_ns ? m->clock(m->clock_ctx) : 0;
+    const uint64_t now = m->timeout ? mbgcmi_now(m) : 0;
     /* The two common burst jobs skip the general accept: a valid short job goes straight to
        its short-job class (run at the end, or when it fills up); a valid linear single-stream
        job with a 12-byte IV either waits for the pipelined call (where the arch's ops say it

@@ -351,7 +351,7 @@ void mbgcmi_sched_finish(mbgcm_mgr *m, const mbgcm_job *job, enum mbgcmi_run_cau
 
 void mbgcmi_sched_expire(mbgcm_mgr *m, uint64_t now)
 {
-    const uint64_t timeout = m->timeout_ns;
+    const uint64_t timeout = m->timeout;
     for (unsigned i = 0; i < m->ngroups * MBGCMI_GL; i++) {
         if (m->info[i].job != NULL && now - m->info[i].t_submit >= timeout) {
             finish_lane(m, (int)i, MBGCMI_RUN_TIMEOUT);

@@ -61,7 +61,7 @@ void mbgcmi_short_expire(mbgcm_mgr *m, uint64_t now)
 {
     for (uint64_t u = m->sc_used; u != 0; u &= u - 1) {
         const unsigned cls = (unsigned)__builtin_ctzll(u);
-        if (now - m->sc[cls].t_first >= m->timeout_ns) {
+        if (now - m->sc[cls].t_first >= m->timeout) {
             mbgcmi_short_run(m, cls, MBGCMI_RUN_TIMEOUT);
         }
     }

@@ -21,7 +21,14 @@
  *                 after every call no job older than T is still pending; all come back once,
  *                 in order, correct
  *   zero          timeout 0: no completion by time, runs_timeout stays 0
+ *   real_clock    the manager's own clock (the time-stamp counter where it is invariant, its
+ *                 rate calibrated against CLOCK_MONOTONIC; else CLOCK_MONOTONIC): the counter
+ *                 agrees with CLOCK_MONOTONIC within 5% over 20 ms; a job with a 1 s timeout
+ *                 stays pending at once; one with a 2 ms timeout comes back from poll, correct,
+ *                 after at least 90% of it and within 10 s (this test sleeps, by spinning)
  */
+#include <time.h>
+
 #include "jobs_internal.h"
 #include "test_util.h"
 
@@ -374,6 +381,77 @@ static void app_loop_cfg(int cfg)
     tu_keys_free(k, 4);
 }
 
+/* ---- real_clock ---------------------------------------------------------------------------- */
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void real_clock_cfg(int cfg)
+{
+    need(cfg);
+    tu_mgr_need_lanes(cfg);
+    char label[64];
+    snprintf(label, sizeof label, "mgr_timeout/real_clock/%s", tu_mgr_label(cfg));
+    tu_rng r;
+    tu_rng_init(&r, label);
+    tu_key *k = tu_keys_new(&r, 1, 0);
+    const uint64_t hz = mbgcmi_tsc_hz();
+    if (hz != 0) {
+        const uint64_t t0 = mono_ns(), c0 = mbgcmi_tsc();
+        uint64_t t1, c1;
+        do {
+            t1 = mono_ns();
+            c1 = mbgcmi_tsc();
+        } while (t1 - t0 < 20000000u);
+        const double ratio = (double)(c1 - c0) / ((double)(t1 - t0) * (double)hz / 1e9);
+        TU_CHECK(ratio > 0.95 && ratio < 1.05, "%s: %llu Hz calibrated, %.3f of it measured",
+                 label, (unsigned long long)hz, ratio);
+    }
+    /* younger than the timeout: pending, whatever poll does */
+    mbgcm_mgr *m = tu_mgr_open(cfg, 4, 256, 1000000000u);
+    mbgcmi_mgr_set_single_min_len(m, UINT64_MAX);
+    tu_tjob *t = job_aad(&r, &k[0], 16, 64);
+    mbgcm_job *slot = mbgcm_get_next_job(m);
+    tu_tjob_load(t, slot, NULL, &r);
+    TU_CHECK(mbgcm_submit_job(m) == NULL, "%s: submit returned the job", label);
+    TU_CHECK(mbgcm_mgr_poll(m) == NULL && slot->status == MBGCM_PENDING,
+             "%s: completed long before its 1 s timeout", label);
+    TU_CHECK(mbgcm_flush_job(m) == slot, "%s: flush", label);
+    tu_tjob_check(t, slot, label);
+    tu_tjob_free(t);
+    mbgcm_mgr_free(m);
+    /* older than the timeout: poll completes it */
+    const uint64_t timeout = 2000000u;
+    m = tu_mgr_open(cfg, 4, 256, timeout);
+    mbgcmi_mgr_set_single_min_len(m, UINT64_MAX);
+    t = job_aad(&r, &k[0], 16, 64);
+    slot = mbgcm_get_next_job(m);
+    tu_tjob_load(t, slot, NULL, &r);
+    const uint64_t t_sub = mono_ns();
+    TU_CHECK(mbgcm_submit_job(m) == NULL, "%s: submit returned the job", label);
+    mbgcm_job *j;
+    uint64_t waited;
+    do {
+        j = mbgcm_mgr_poll(m);
+        waited = mono_ns() - t_sub;
+    } while (j == NULL && waited < 10000000000u);
+    TU_CHECK(j == slot, "%s: not back after %llu ns (timeout %llu)", label,
+             (unsigned long long)waited, (unsigned long long)timeout);
+    TU_CHECK(waited >= timeout / 10 * 9, "%s: back after %llu ns, timeout %llu", label,
+             (unsigned long long)waited, (unsigned long long)timeout);
+    tu_tjob_check(t, slot, label);
+    mbgcm_stats st = stats(m);
+    TU_CHECK(st.runs_timeout == 1, "%s: runs_timeout %llu", label,
+             (unsigned long long)st.runs_timeout);
+    tu_tjob_free(t);
+    mbgcm_mgr_free(m);
+    counts[cfg] += 2;
+    tu_keys_free(k, 1);
+}
+
 /* ---- zero ----------------------------------------------------------------------------------- */
 static void zero_cfg(int cfg)
 {
@@ -447,6 +525,7 @@ PER_CFG(boundary)
 PER_CFG(staggered)
 PER_CFG(app_loop)
 PER_CFG(zero)
+PER_CFG(real_clock)
 #define TESTS(fn)                                                                               \
     cmocka_unit_test(fn##_generic), cmocka_unit_test(fn##_aesni), cmocka_unit_test(fn##_avx2), \
         cmocka_unit_test(fn##_avx512), cmocka_unit_test(fn##_auto)
@@ -459,6 +538,7 @@ int main(void)
         TESTS(staggered),
         TESTS(app_loop),
         TESTS(zero),
+        TESTS(real_clock),
     };
     const int fails = cmocka_run_group_tests_name("mgr_timeout", tests, NULL, NULL);
     tu_print_mgr_counts("jobs", counts);
