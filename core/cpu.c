@@ -165,7 +165,7 @@ void mbgcmi_cpu_id(struct mbgcmi_cpu_id *out)
                  (base_family == 6 || base_family == 0xF ? ((w[3] >> 16) & 0xF) << 4 : 0);
 }
 
-static uint64_t ns_now(void)
+uint64_t mbgcmi_mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -183,10 +183,10 @@ uint64_t mbgcmi_tsc_hz(void)
         hz = 1;
         if (probe_tsc_invariant()) {
             /* both clocks read back to back at each end, about 200 us apart */
-            const uint64_t t0 = ns_now(), c0 = mbgcmi_tsc();
+            const uint64_t t0 = mbgcmi_mono_ns(), c0 = mbgcmi_tsc();
             uint64_t t1, c1;
             do {
-                t1 = ns_now();
+                t1 = mbgcmi_mono_ns();
                 c1 = mbgcmi_tsc();
             } while (t1 - t0 < 200000u);
             if (c1 > c0) {

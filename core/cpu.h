@@ -47,6 +47,8 @@ void mbgcmi_cpu_id(struct mbgcmi_cpu_id *out);
    (a spin of about 200 us), then cached. mbgcmi_tsc() reads the counter. */
 uint64_t mbgcmi_tsc_hz(void);
 uint64_t mbgcmi_tsc(void);
+/* CLOCK_MONOTONIC in ns. */
+uint64_t mbgcmi_mono_ns(void);
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,6 @@
  *    end of a burst, and at free; not per job.
  */
 #include <stdlib.h>
-#include <time.h>
 
 #include "ct.h"
 #include "jobs_internal.h"
@@ -27,9 +26,7 @@
 static uint64_t clock_monotonic(void *ctx)
 {
     (void)ctx;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return mbgcmi_mono_ns();
 }
 
 /* The clock and m->timeout in its units: |fn| (ns) when given; else, with a timeout, the

@@ -27,8 +27,6 @@
  *                 stays pending at once; one with a 2 ms timeout comes back from poll, correct,
  *                 after at least 90% of it and within 10 s (this test sleeps, by spinning)
  */
-#include <time.h>
-
 #include "jobs_internal.h"
 #include "test_util.h"
 
@@ -382,13 +380,6 @@ static void app_loop_cfg(int cfg)
 }
 
 /* ---- real_clock ---------------------------------------------------------------------------- */
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void real_clock_cfg(int cfg)
 {
     need(cfg);
@@ -400,10 +391,10 @@ static void real_clock_cfg(int cfg)
     tu_key *k = tu_keys_new(&r, 1, 0);
     const uint64_t hz = mbgcmi_tsc_hz();
     if (hz != 0) {
-        const uint64_t t0 = mono_ns(), c0 = mbgcmi_tsc();
+        const uint64_t t0 = mbgcmi_mono_ns(), c0 = mbgcmi_tsc();
         uint64_t t1, c1;
         do {
-            t1 = mono_ns();
+            t1 = mbgcmi_mono_ns();
             c1 = mbgcmi_tsc();
         } while (t1 - t0 < 20000000u);
         const double ratio = (double)(c1 - c0) / ((double)(t1 - t0) * (double)hz / 1e9);
@@ -430,13 +421,13 @@ static void real_clock_cfg(int cfg)
     t = job_aad(&r, &k[0], 16, 64);
     slot = mbgcm_get_next_job(m);
     tu_tjob_load(t, slot, NULL, &r);
-    const uint64_t t_sub = mono_ns();
+    const uint64_t t_sub = mbgcmi_mono_ns();
     TU_CHECK(mbgcm_submit_job(m) == NULL, "%s: submit returned the job", label);
     mbgcm_job *j;
     uint64_t waited;
     do {
         j = mbgcm_mgr_poll(m);
-        waited = mono_ns() - t_sub;
+        waited = mbgcmi_mono_ns() - t_sub;
     } while (j == NULL && waited < 10000000000u);
     TU_CHECK(j == slot, "%s: not back after %llu ns (timeout %llu)", label,
              (unsigned long long)waited, (unsigned long long)timeout);
