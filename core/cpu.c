@@ -172,6 +172,19 @@ uint64_t mbgcmi_mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+int mbgcmi_tsc_mono_pair(uint64_t *ns, uint64_t *ticks)
+{
+    for (int i = 0; i < 100; i++) {
+        const uint64_t a = mbgcmi_mono_ns(), c = mbgcmi_tsc(), b = mbgcmi_mono_ns();
+        if (b - a <= 2000u) {
+            *ns = a + (b - a) / 2;
+            *ticks = c;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Ticks per second, or 1 when the counter is unusable (0: not measured yet). Like the feature
    bits, two first callers may both measure; either result is good. */
 static uint64_t tsc_hz_cached;
@@ -182,14 +195,12 @@ uint64_t mbgcmi_tsc_hz(void)
     if (hz == 0) {
         hz = 1;
         if (probe_tsc_invariant()) {
-            /* both clocks read back to back at each end, about 200 us apart */
-            const uint64_t t0 = mbgcmi_mono_ns(), c0 = mbgcmi_tsc();
-            uint64_t t1, c1;
-            do {
-                t1 = mbgcmi_mono_ns();
-                c1 = mbgcmi_tsc();
-            } while (t1 - t0 < 200000u);
-            if (c1 > c0) {
+            /* both clocks at two instants at least 200 us apart */
+            uint64_t t0, c0, t1 = 0, c1 = 0;
+            int ok = mbgcmi_tsc_mono_pair(&t0, &c0);
+            while (ok && (ok = mbgcmi_tsc_mono_pair(&t1, &c1)) && t1 - t0 < 200000u) {
+            }
+            if (ok && c1 > c0) {
                 hz = (uint64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0));
             }
             if (hz < 1000000u) { /* under 1 MHz: not a counter to time microseconds with */

@@ -49,6 +49,10 @@ uint64_t mbgcmi_tsc_hz(void);
 uint64_t mbgcmi_tsc(void);
 /* CLOCK_MONOTONIC in ns. */
 uint64_t mbgcmi_mono_ns(void);
+/* The two clocks at one instant: *ns the midpoint of two CLOCK_MONOTONIC reads around a
+   counter read *ticks, retried while the two reads lie more than 2 us apart (the thread was
+   preempted between them). Returns 0 when that never came out (100 tries), else 1. */
+int mbgcmi_tsc_mono_pair(uint64_t *ns, uint64_t *ticks);
 
 #ifdef __cplusplus
 }

@@ -391,15 +391,17 @@ static void real_clock_cfg(int cfg)
     tu_key *k = tu_keys_new(&r, 1, 0);
     const uint64_t hz = mbgcmi_tsc_hz();
     if (hz != 0) {
-        const uint64_t t0 = mbgcmi_mono_ns(), c0 = mbgcmi_tsc();
-        uint64_t t1, c1;
-        do {
-            t1 = mbgcmi_mono_ns();
-            c1 = mbgcmi_tsc();
-        } while (t1 - t0 < 20000000u);
-        const double ratio = (double)(c1 - c0) / ((double)(t1 - t0) * (double)hz / 1e9);
-        TU_CHECK(ratio > 0.95 && ratio < 1.05, "%s: %llu Hz calibrated, %.3f of it measured",
-                 label, (unsigned long long)hz, ratio);
+        uint64_t t0 = 0, c0 = 0, t1 = 0, c1 = 0;
+        int ok = mbgcmi_tsc_mono_pair(&t0, &c0);
+        while (ok && (ok = mbgcmi_tsc_mono_pair(&t1, &c1)) && t1 - t0 < 20000000u) {
+        }
+        if (ok) {
+            const double ratio = (double)(c1 - c0) / ((double)(t1 - t0) * (double)hz / 1e9);
+            TU_CHECK(ratio > 0.95 && ratio < 1.05, "%s: %llu Hz calibrated, %.3f of it measured",
+                     label, (unsigned long long)hz, ratio);
+        } else { /* (the machine, not the library: say so and check the rest) */
+            print_message("%s: no undisturbed reading of the two clocks\n", label);
+        }
     }
     /* younger than the timeout: pending, whatever poll does */
     mbgcm_mgr *m = tu_mgr_open(cfg, 4, 256, 1000000000u);
