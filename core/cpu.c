@@ -81,11 +81,6 @@ static int probe_tsc_invariant(void)
     return (r[3] >> 8) & 1u;
 }
 
-uint64_t mbgcmi_tsc(void)
-{
-    return __builtin_ia32_rdtsc();
-}
-
 /* Leaf 0's vendor words and leaf 1's EAX, or zeros */
 static void probe_id(uint32_t w[4])
 {
@@ -112,10 +107,6 @@ static void probe_id(uint32_t w[4])
 static int probe_tsc_invariant(void)
 {
     return 0;
-}
-uint64_t mbgcmi_tsc(void)
-{
-    return 0; /* never called: mbgcmi_tsc_hz() is 0 */
 }
 #endif
 

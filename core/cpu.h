@@ -46,7 +46,14 @@ void mbgcmi_cpu_id(struct mbgcmi_cpu_id *out);
    else 0 (also in the portable build). Calibrated against CLOCK_MONOTONIC on the first call
    (a spin of about 200 us), then cached. mbgcmi_tsc() reads the counter. */
 uint64_t mbgcmi_tsc_hz(void);
-uint64_t mbgcmi_tsc(void);
+static inline uint64_t mbgcmi_tsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#else
+    return 0; /* never called: mbgcmi_tsc_hz() is 0 */
+#endif
+}
 /* CLOCK_MONOTONIC in ns. */
 uint64_t mbgcmi_mono_ns(void);
 /* The two clocks at one instant: *ns the midpoint of two CLOCK_MONOTONIC reads around a

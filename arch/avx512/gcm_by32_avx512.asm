@@ -341,10 +341,13 @@ section .text
 ; FIRST_ENC nr / FIRST_DEC nr: the bulk's first group (the message's first pass); RK64 as set
 ; by the caller
 %macro FIRST_ENC 1
+        FIRST_ENC_N 8, %1
+%endmacro
+%macro FIRST_ENC_N 2                    ; zmm (8: a whole group, pending r14d = 1; 6: 3), nr
         CTR32_WB
-        PASS    8, %1, PASS_J0 | PASS_AAD
-        GROUP_OUT_ENC
-        mov     r14d, 1
+        PASS    %1, %2, PASS_J0 | PASS_AAD
+        GROUP_OUT_ENC_N %1
+        mov     r14d, (%1) == 8 ? 1 : 3
 %endmacro
 ; FIRST_ENC6 nr: an encrypting message of one whole group and a short tail (513..SIX_MAX
 ; bytes) runs 24 blocks as its first pass and the rest (129..SIX_MAX - 384 bytes) as its tail,
@@ -353,10 +356,7 @@ section .text
 ; AES work from the first pass into that one, where it runs beside the multiplies. The
 ; counters of B6, B7 are made and not used: zmm12 goes 8 back after CTR_BE_LEAVE (r14d = 3).
 %macro FIRST_ENC6 1
-        CTR32_WB
-        PASS    6, %1, PASS_J0 | PASS_AAD
-        GROUP_OUT_ENC_N 6
-        mov     r14d, 3
+        FIRST_ENC_N 6, %1
 %endmacro
 ; LATER_GROUPS dir, nr: every further whole group while r9 >= 32 (dir 0 encrypting: the
 ; previous group's GHASH stitched in; 1 decrypting: the group's own), RK64 as set by the caller
@@ -436,19 +436,19 @@ section .text
         sub     r9, 4 * (%1)
 %endmacro
 %macro FIRST_DEC 1
-        GROUP_IN_DEC
+        FIRST_DEC_N 8, %1, PASS_GH
+%endmacro
+%macro FIRST_DEC_N 3                    ; zmm, nr, the GHASH of that many inputs
+        GROUP_IN_DEC_N %1
         CTR32_WB
-        PASS    8, %1, PASS_J0 | PASS_GH
-        GROUP_OUT_DEC
+        PASS    %1, %2, PASS_J0 | (%3)
+        GROUP_OUT_DEC_N %1
 %endmacro
 %macro BULK_DEC 1
         BULK    1, %1
 %endmacro
 %macro FIRST_DEC6 1                     ; FIRST_ENC6's split, decrypting (nothing left pending)
-        GROUP_IN_DEC_N 6
-        CTR32_WB
-        PASS    6, %1, PASS_J0 | PASS_GH6
-        GROUP_OUT_DEC_N 6
+        FIRST_DEC_N 6, %1, PASS_GH6
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
@@ -499,8 +499,11 @@ section .text
 ; bytes): no AES on counters past the tail's end; where the rounds share pipes with the
 ; stitched GHASH (Zen 4) such rounds are not free (docs/perf.md, "The by32 tail's pass").
 %macro TAIL_BY_SIZE 1
-%assign _n 1
-%rep 7
+        TAIL_BY_SIZE_R %1, 1, 8
+%endmacro
+%macro TAIL_BY_SIZE_R 3                 ; m, the fewest zmm the tail can need, the most
+%assign _n %2
+%rep (%3) - (%2)
         cmp     esi, 64 * _n
         ja      %%over %+ _n
         %1      _n
@@ -508,7 +511,7 @@ section .text
 %%over %+ _n:
 %assign _n _n + 1
 %endrep
-        %1      8
+        %1      %3
 %%done:
 %endmacro
 ; TAIL_PASS6: the tail's pass after FIRST_ENC6 (esi = 129..SIX_MAX - 384 bytes: three to
@@ -517,17 +520,7 @@ section .text
         TAIL_PASS_NR %1, PASS_GH6
 %endmacro
 %macro TAIL_PASS6 0
-%assign _n 3
-%rep SIX_ZMAX - 3
-        cmp     esi, 64 * _n
-        ja      %%over %+ _n
-        TAIL_PASS6_NZ _n
-        jmp     %%done
-%%over %+ _n:
-%assign _n _n + 1
-%endrep
-        TAIL_PASS6_NZ SIX_ZMAX
-%%done:
+        TAIL_BY_SIZE_R TAIL_PASS6_NZ, 3, SIX_ZMAX
 %endmacro
 %macro TAIL_PASS_FH 0
         TAIL_BY_SIZE TAIL_PASS_FJ
