@@ -23,6 +23,9 @@
  *     arch's whole12 entries with short paths of 768 and 1024 bytes at every length 0..1040)
  *     and the by32 kernel's whole12 at every length 0..1552 (every tail pass) against OpenSSL,
  *     whatever lengths the one-shot routing sends them;
+ *   - the by32 variant's pipelined burst kernel (mbgcmi_avx512_by32_jobs12) on shuffled lists
+ *     of encrypts of every length 1..2100, and its jobs12 wrapper on lists with decrypts
+ *     (failing and not), wider AAD and empty messages mixed in, against OpenSSL;
  *   - struct offsets against arch/x86/include/key.inc (parsed; path from MBGCM_KEY_INC).
  */
 #include <ctype.h>
@@ -913,6 +916,139 @@ static void whole12_all_lengths(void **state)
 #endif
 }
 
+/* ---- the by32 variant's pipelined burst kernel -------------------------------------------- */
+/* mbgcmi_avx512_by32_jobs12 on lists of 1..64 jobs: every length 1..2100 (every tail of 1..511
+   bytes as the first pass and after one, two or more whole groups; messages ending on a group
+   boundary, whose last group waits with H^33), shuffled, so that each job's final GHASH and tag
+   ride in a first pass of another shape, with a key of another size (distinct key objects),
+   every AAD length 0..16 and tag length, in place and out of place, against OpenSSL: output and
+   tag, nothing written past either. Every other list is all encrypts with at most 16 bytes of
+   AAD, called directly (the kernel's contract); the others go through the by32 variant's
+   jobs12 (the wrapper that sends the jobs the kernel does not take to whole12 in their place)
+   with such jobs mixed in: decrypts (every other one with a flipped tag bit: its bit in the
+   returned fail mask, and only its), 17..64 bytes of AAD, empty messages. */
+static void by32_jobs12_all_lengths(void **state)
+{
+    (void)state;
+#if defined(MBGCM_HAVE_NASM)
+    const struct mbgcmi_arch *base = mbgcmi_arch_find("avx512");
+    const struct mbgcmi_arch *by32 = base ? mbgcmi_arch_variant(base, "by32") : NULL;
+    if (!tu_arch_supported(TU_ARCH("avx512")) || by32 == NULL) {
+        skip();
+    }
+    enum { MAXLEN = 2100, NJ = 64, CAN = 48 };
+    static const size_t tls[] = {4, 8, 12, 13, 14, 15, 16};
+    tu_rng r;
+    tu_rng_init(&r, "by32_jobs12_all_lengths");
+    tu_key *keys = tu_keys_new(&r, 6, 16);
+    for (size_t s = 0; s < 6; s++) {
+        tu_key_random(&r, &keys[s], 16 + 8 * (s % 3));
+    }
+    static size_t order[2 * MAXLEN];
+    size_t n_order = 0;
+    for (int pass = 0; pass < 2; pass++) { /* every length twice, in two shuffles */
+        for (size_t len = 1; len <= MAXLEN; len++) {
+            order[n_order++] = len;
+        }
+    }
+    for (size_t i = n_order - 1; i > 0; i--) {
+        const size_t j = tu_rng_below(&r, i + 1);
+        const size_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    static uint8_t pt[NJ][MAXLEN], out[NJ][MAXLEN + CAN], want[NJ][MAXLEN];
+    static uint8_t aad[NJ][64], iv[NJ][12], tag[NJ][16 + CAN], wtag[NJ][16];
+    static mbgcm_job job[NJ];
+    static int bad[NJ];
+    mbgcm_job *list[NJ];
+    uint64_t cases = 0, calls = 0, others = 0, fails = 0;
+    for (size_t at = 0; at < n_order;) {
+        const int mixed = (int)(calls & 1);
+        const size_t n = 1 + tu_rng_below(&r, NJ);
+        const size_t m = n < n_order - at ? n : n_order - at;
+        uint64_t want_fail = 0;
+        for (size_t i = 0; i < m; i++) {
+            size_t len = order[at + i];
+            const tu_key *k = &keys[tu_rng_below(&r, 6)];
+            size_t aad_len = tu_rng_below(&r, 17);
+            const size_t tl = tls[tu_rng_below(&r, 7)];
+            const int in_place = (int)tu_rng_below(&r, 2);
+            const unsigned kind = mixed ? tu_rng_below(&r, 8) : 7; /* 0-1 dec, 2 AAD, 3 empty */
+            if (kind == 2) {
+                aad_len = 17 + tu_rng_below(&r, 48);
+            }
+            if (kind == 3) {
+                len = 0;
+            }
+            others += kind < 4;
+            tu_rng_fill(&r, pt[i], len);
+            tu_rng_fill(&r, aad[i], sizeof aad[i]);
+            tu_rng_fill(&r, iv[i], sizeof iv[i]);
+            assert_int_equal(tu_ossl_gcm_encrypt(k->raw, k->len, iv[i], 12, aad[i], aad_len,
+                                                 pt[i], len, want[i], wtag[i], tl), 0);
+            memset(out[i], 0xA5, sizeof out[i]);
+            memset(tag[i], 0x5A, sizeof tag[i]);
+            const int dec = kind < 2;
+            bad[i] = kind == 1;
+            if (dec) {
+                memcpy(tag[i], wtag[i], tl);
+                if (bad[i]) {
+                    tag[i][tu_rng_below(&r, tl)] ^= (uint8_t)(1u << tu_rng_below(&r, 8));
+                    want_fail |= UINT64_C(1) << i;
+                }
+            }
+            const uint8_t *in = dec ? want[i] : pt[i];
+            if (in_place) {
+                memcpy(out[i], in, len);
+                in = out[i];
+            }
+            job[i] = (mbgcm_job){.key = &k->key, .dir = dec ? MBGCM_DECRYPT : MBGCM_ENCRYPT,
+                                 .iv = iv[i], .iv_len = 12, .aad = aad_len ? aad[i] : NULL,
+                                 .aad_len = aad_len, .src = len ? in : NULL,
+                                 .dst = len ? out[i] : NULL, .len = len, .tag = tag[i],
+                                 .tag_len = tl};
+            list[i] = &job[i];
+        }
+        if (mixed) {
+            const uint64_t f = by32->ops->jobs12(list, m);
+            assert_true(f == want_fail);
+            fails += (uint64_t)__builtin_popcountll(f);
+        } else {
+            mbgcmi_avx512_by32_jobs12(list, m);
+        }
+        calls++;
+        for (size_t i = 0; i < m; i++) {
+            const mbgcm_job *j = &job[i];
+            const int dec = j->dir == MBGCM_DECRYPT;
+            if (!bad[i]) {
+                TU_MEM_EQ(out[i], dec ? pt[i] : want[i], j->len, "by32 jobs12: job %zu of %zu "
+                          "(%s), len %zu aad %zu key %u", i, m, dec ? "dec" : "enc", j->len,
+                          j->aad_len, (unsigned)mbgcmi_key_c(j->key)->rounds);
+            }
+            if (!dec) {
+                TU_MEM_EQ(tag[i], wtag[i], j->tag_len, "by32 jobs12 tag: job %zu of %zu, len "
+                          "%zu aad %zu tag %zu", i, m, j->len, j->aad_len, j->tag_len);
+            }
+            assert_true(tu_all_byte(out[i] + j->len, CAN, 0xA5));
+            assert_true(tu_all_byte(tag[i] + 16, CAN, 0x5A));
+            if (!dec) {
+                assert_true(tu_all_byte(tag[i] + j->tag_len, 16 - j->tag_len, 0x5A));
+            }
+            cases++;
+        }
+        at += m;
+    }
+    printf("by32 jobs12: %llu jobs (every length 1..%d twice) in %llu calls, %llu of them "
+           "decrypts, wide AAD or empty (%llu tampered decrypts failed as they must)\n",
+           (unsigned long long)cases, MAXLEN, (unsigned long long)calls,
+           (unsigned long long)others, (unsigned long long)fails);
+    tu_keys_free(keys, 6);
+#else
+    skip();
+#endif
+}
+
 /* ---- layout: struct offsets against arch/x86/include/key.inc ------------------------------------------ */
 static void strip_spaces(char *s)
 {
@@ -997,6 +1133,7 @@ int main(void)
         cmocka_unit_test(hash_key_powers),
         cmocka_unit_test(hpowers_kernels),
         cmocka_unit_test(whole12_all_lengths),
+        cmocka_unit_test(by32_jobs12_all_lengths),
         cmocka_unit_test(layout_matches_key_inc),
     };
     return cmocka_run_group_tests_name("gcm_internal", tests, setup, NULL) ? 1 : 0;

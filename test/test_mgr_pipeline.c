@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * test_mgr_pipeline.c — the burst path's pipelined single-stream kernel (avx512:
- * mbgcmi_avx512_gcm12_jobs through the scheduler), exhaustively over the classes that
+ * test_mgr_pipeline.c — the burst path's pipelined single-stream kernels (avx512:
+ * mbgcmi_avx512_gcm12_jobs, on the by32 variant mbgcmi_avx512_by32_jobs12 for encrypts from 513
+ * bytes, through the scheduler), exhaustively over the classes that
  * shape its stitching, on every supported arch and "auto" (the path is taken only where the
  * arch's single-stream ops have jobs12, for the jobs in their ranges jobs12_enc_from ..
  * jobs12_enc_below and jobs12_dec_from .. jobs12_dec_below; the burst runs its other 12-byte-IV

@@ -9,10 +9,10 @@
  * "Hybrid scheduling", and docs/perf.md.
  *
  * Variants (docs/design.md, "Variants"; measurements in docs/perf.md): by16 (this descriptor,
- * the default); by32, the same arch with the single-message kernels of gcm_by32_avx512.asm, for
- * AMD family 0x1A (Zen 5) and later; by32h, by32's kernels with bursts routed for AMD family
- * 0x19 (Zen 4). by32's kernels were measured faster than by16's on both AMD cores the project
- * has run on.
+ * the default); by32, the same arch with the single-message kernels of gcm_by32_avx512.asm and
+ * their pipelined burst call, for AMD family 0x1A (Zen 5) and later; by32h, by32's kernels with
+ * bursts routed for AMD family 0x19 (Zen 4). by32's kernels were measured faster than by16's on
+ * both AMD cores the project has run on.
  */
 #include "aesni.h"
 #include "arch.h"
@@ -92,28 +92,60 @@ static const struct mbgcmi_gcm_ops ops = {
     .wide_aad_span = 128, /* (from 129 bytes in all every job goes single-stream anyway) */
 };
 
-/* The by32 variant's bursts: by32 hashes a decrypt's final blocks inside its last AES pass
-   (they are its input), so decrypts have no idle GHASH to hide and run at once through by32,
-   as do encrypts of at least BY32_JOBS12_ENC_BELOW bytes. Shorter encrypts wait for by16's
-   pipelined call, where each job's final GHASH rides in the next job's first AES pass; that
-   wins up to about 576 bytes on the Zen 5 guest (docs/perf.md). */
-#ifndef BY32_JOBS12_ENC_BELOW
-#define BY32_JOBS12_ENC_BELOW 577
+/* The by32 variant's bursts (measured on the Zen 5 guest: docs/perf.md, "by32's pipelined
+   burst call"): decrypts run at once through whole12 (by32 hashes a decrypt's final blocks
+   inside its last AES pass: they are its input, so there is no idle GHASH to hide), as do
+   encrypts up to 512 bytes (the short-message kernel: 5-20% less time at 320-512 bytes than
+   by16's pipelined call, which they took before). Encrypts from 513 bytes wait for the
+   pipelined call, jobs12_by32: runs of encrypts with a message and at most 16 bytes of AAD go
+   through by32's pipelined kernel, where each job's final GHASH and tag ride in the next job's
+   first AES pass (1-6% less time than whole12 at once at 513-1518 bytes while the host is
+   busy, level or within 3% either way while it is quiet: Zen 5's out-of-order window overlaps
+   much of one message's final GHASH with the next one's start by itself); any other job in
+   the list (more AAD) runs through whole12 in its place. */
+#ifndef BY32_JOBS12_ENC_FROM
+#define BY32_JOBS12_ENC_FROM 513
 #endif
+static uint64_t jobs12_by32(mbgcm_job *const *jobs, size_t n)
+{
+    uint64_t fail = 0;
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && jobs[j]->dir == MBGCM_ENCRYPT && jobs[j]->aad_len <= 16 &&
+               jobs[j]->len != 0) {
+            j++;
+        }
+        if (j > i) {
+            mbgcmi_avx512_by32_jobs12(jobs + i, j - i);
+        }
+        if (j < n) {
+            const mbgcm_job *job = jobs[j];
+            const int dec = job->dir == MBGCM_DECRYPT;
+            const int f = gcm12_by32(mbgcmi_key_c(job->key), job->iv, job->aad, job->aad_len,
+                                     job->src, job->len, job->dst, job->tag,
+                                     job->tag_len | (size_t)dec << 8);
+            fail |= (uint64_t)(f != 0) << j;
+            j++;
+        }
+        i = j;
+    }
+    return fail;
+}
 
-/* by32's single-message kernels and by16's pipelined call: all but the whole-message entries
-   and the burst routing */
+/* by32's single-message kernels: all but the whole-message entries and the burst routing */
 #define BY32_OPS_KERNELS                                                                        \
     .block = mbgcmi_avx_block, .ghash = mbgcmi_avx512_ghash,                                    \
     .ctr_enc = mbgcmi_avx512_by32_ctr_enc, .ctr_dec = mbgcmi_avx512_by32_ctr_dec,               \
-    .jobs12 = mbgcmi_avx512_gcm12_jobs, .wide_aad_max = BY32_WIDE_AAD_MAX,                      \
-    .wide_aad_span = BY32_WIDE_AAD_SPAN
+    .wide_aad_max = BY32_WIDE_AAD_MAX, .wide_aad_span = BY32_WIDE_AAD_SPAN
 
 static const struct mbgcmi_gcm_ops ops_by32 = {
     BY32_OPS_KERNELS,
     .whole = mbgcmi_avx512_by32_gcm,
     .whole12 = gcm12_by32,
-    .jobs12_enc_below = BY32_JOBS12_ENC_BELOW,
+    .jobs12 = jobs12_by32,
+    .jobs12_enc_from = BY32_JOBS12_ENC_FROM,
+    .jobs12_enc_below = SIZE_MAX,
     .jobs12_dec_below = 0,
 };
 
@@ -147,6 +179,7 @@ static const struct mbgcmi_gcm_ops ops_by32h = {
     BY32_OPS_KERNELS,
     .whole = mbgcmi_avx512_by32h_gcm,
     .whole12 = gcm12_by32h,
+    .jobs12 = mbgcmi_avx512_gcm12_jobs,
     .jobs12_enc_from = BY32H_JOBS12_ENC_FROM,
     .jobs12_enc_below = BY32H_JOBS12_ENC_BELOW,
     .jobs12_dec_from = BY32H_JOBS12_DEC_FROM,

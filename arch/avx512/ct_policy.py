@@ -45,12 +45,14 @@ POLICY = {
             'rdi': 'k', 'rsi': 'iv (gcm12); the counter byte tracker, then the tail bytes',
             'rdx': 'scratch (lengths, N)', 'rcx': 'in; length-block lane shift',
             'r8': 'out', 'r9': 'full blocks left', 'rax': 'rounds, length scratch',
-            'r10': 'aad pointer; F', 'r11': 'AAD length', 'r12': 'the first counter block '
-            '(J0 or the ctr op\'s counter)', 'r13': 'tag (ctr ops: s)',
+            'r10': 'aad pointer; F', 'r11': 'AAD length; jobs12: &jobs[i]', 'r12': 'the first '
+            'counter block (J0 or the ctr op\'s counter); jobs12: the current job',
+            'r13': 'tag (ctr ops: s)',
             'rbx': 'message length (ctr ops: 16 * blocks)',
             'r14': 'whole group pending (0/1, 3: FIRST_ENC6\'s 24 blocks); gcm12: tag_len '
             '| decrypt << 8',
-            'r15': 'scratch (gcm12 arguments; the final GHASH\'s power rows)',
+            'r15': 'scratch (gcm12 arguments; the final GHASH\'s power rows; jobs12: the '
+            'pending job\'s)',
             'rbp': 'frame pointer', 'rsp': 'stack pointer'},
         public_mem=[KEY_ROUNDS, ARGS_RBP,
                     ('rsp', 16, 8, 'GF_DEC (direction)'),
@@ -59,9 +61,15 @@ POLICY = {
                      'block takes H^1 apart from the final GHASH\'s powers; 0 in the ctr ops)'),
                     ('rsp', 1032, 8, 'GF_SIX (a message-length limit set by the entry: '
                      'SIX_MAX in the by32h entries, else 0)'),
-                    ('r12', 0, 16, 'the first counter block: J0 (IV-derived) or the ctr '
+                    ('rsp', 1088, 48, 'jobs12: JB_JOBS, JB_N, JB_I (the job array, its '
+                     'length, the index), JB_PTAG, JB_PBASE, JB_PF, JB_PMASK (the pending '
+                     'job\'s tag pointer, power rows, final block count, tag byte mask)'),
+                    ('r11', 0, 8, 'jobs12: jobs[i] (addressed through an LEA)'),
+
+                    ('r12', 0, 88, 'the first counter block: J0 (IV-derived) or the ctr '
                      'op\'s counter, public: its last byte starts the wrap test, its last '
-                     'dword gives the next counter')],
+                     'dword gives the next counter; jobs12: the current job\'s fields '
+                     '(pointers, lengths, dir)')],
         declassify=[],
         declassify_setcc=[('mbgcmi_avx512_by32_gcm', {'k3'},
                            'gcm12 decrypt: KORTESTW of the differing counted tag bytes, SETNZ '

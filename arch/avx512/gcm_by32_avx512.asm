@@ -58,6 +58,8 @@
 ;   unused counter, s in V form, in == out allowed).
 ; void mbgcmi_avx512_by32_gcm(...), int mbgcmi_avx512_by32_gcm12(...): as mbgcmi_avx512_gcm
 ;   and mbgcmi_avx512_gcm12 (gcm_by16_avx512.asm).
+; void mbgcmi_avx512_by32_jobs12(mbgcm_job *const *jobs, size_t n): the burst path's pipelined
+;   call for encrypts (its comment, at the end of this file).
 ;
 ; Register plan
 ;   rdi k  rcx in  r8 out  r9 full blocks left  rbx message bytes (ctr: 16 * nblocks)
@@ -82,6 +84,7 @@ default rel
 %include "key.inc"
 %include "frame.inc"
 %include "clear.inc"
+%include "job.inc"
 %include "gcm_wide.inc"
 
 section .rodata
@@ -245,12 +248,15 @@ section .text
 ; PASS nz, nr, flags: B0..B(nz-1) through the nr rounds of the key at rdi. flags: PASS_J0,
 ; the message's first pass: J0 (xmm15) rides as one more chain (the ctr ops run it on zero);
 ; PASS_GH: the GHASH of G0..G7 into S is stitched in (GK_STEP); PASS_FH: the final GHASH of
-; G0..G7 (FH_PART: a decrypting tail's pass).
+; G0..G7 (FH_PART: a decrypting tail's pass); PASS_FHP: the previous job's final GHASH
+; (FHP_PART: mbgcmi_avx512_by32_jobs12); PASS_AAD: AAD_LATE after round 3; PASS_GH6: the GHASH
+; of a 24-block group (GK_STEP6).
 %define PASS_J0 1
 %define PASS_GH 2
 %define PASS_FH 4
 %define PASS_AAD 8
 %define PASS_GH6 16
+%define PASS_FHP 32
 %macro PASS_RW 3                        ; nz, instruction (round key in zmm22), flags
 %assign _z 0
 %rep %1
@@ -287,6 +293,9 @@ section .text
 %endif
 %if (%3) & PASS_FH
         SLOT_STEPS %2, _r, 9, FH_PART
+%endif
+%if (%3) & PASS_FHP
+        SLOT_STEPS %2, _r, 9, FHP_PART
 %endif
 %if ((%3) & PASS_AAD) && _r == 3
         AAD_LATE
@@ -1084,5 +1093,294 @@ mbgcmi_avx512_by32_gcm:
         vmovdqa64 [rsp + GF_K33], xmm20
         CLEAR_VREGS zmm
         FRAME_LEAVE
+
+; ---------------------------------------------------------------------------------------------
+; void mbgcmi_avx512_by32_jobs12(mbgcm_job *const *jobs, size_t n);
+;   The by32 variant's pipelined burst call for encrypts: n (1..64) validated linear encrypt
+;   jobs with 12-byte IVs, at most 16 bytes of AAD and at least one byte of message, one after
+;   the other (arch_avx512.c's jobs12 wrapper sends every other job to whole12). Jobs in one
+;   call run overlapped: job i's tag is written while job i+1 runs, so no job's tag or dst may
+;   overlap another job's buffers (the job API's rule for jobs in flight together).
+;   Why: encrypting, by32 hashes a message's last blocks (the tail, or its last whole group,
+;   and the length block: up to 33 blocks, 26 multiplies and a reduction) after its last AES
+;   pass, with the AES unit idle, while its first pass has no GHASH beside it. Here each job
+;   leaves that final GHASH and its tag pending, and they ride in the next job's first pass
+;   (PASS_FHP: FHP_PART, nine steps between its rounds), where the carry-less multiplier would
+;   otherwise be idle; the job's own AAD is hashed after that pass (S belongs to the pending
+;   job until then). The first job rides beside an empty predecessor (F = 0, S = 0, tag mask
+;   0); the last job's final GHASH and tag run alone at the end (FIN_ALONE).
+;   Registers as the whole-message calls (above), plus r12 the current job. Between jobs the
+;   pending job's final GHASH input waits in G0..G7 (byte order, its length block in lane F % 4
+;   of G(F / 4)) or, for F = 0 mod 4, as the length block's products in LO/MI/HI (zero
+;   otherwise); its S in xmm16, its E_K(J0) in xmm23, its H^33 (F = 32) in GF_H33 / GF_K33;
+;   the frame's JB_ slots hold its power base HPOW(F + 1) (of its key), F, tag pointer and tag
+;   mask, loaded into r15 and edx for the pass that hashes it.
+%define JB_JOBS    (GF32_SIZE + 0)
+%define JB_N       (GF32_SIZE + 8)
+%define JB_I       (GF32_SIZE + 16)
+%define JB_PTAG    (GF32_SIZE + 24)     ; the pending tag's pointer (a frame slot when none)
+%define JB_PBASE   (GF32_SIZE + 32)     ; its final GHASH's power rows: HPOW(F + 1) of its key
+%define JB_PF      (GF32_SIZE + 40)     ; dword: its F (blocks before the length block)
+%define JB_PMASK   (GF32_SIZE + 44)     ; word: its tag byte mask (0: nothing pending)
+%define JB_SIZE    (GF32_SIZE + 64)
+
+; FHP_PART i: the pending job's final GHASH (F = edx blocks in G0..G7, S joining G0; its length
+; block placed among them or its products in LO/MI/HI) with the powers from r15 = HPOW(F + 1)
+; of its key, in nine parts between the rounds of the current job's first pass: 0 the rows and
+; G0, 1-7 one input each (skipped past F), 8 the reduction into S. F = 32 takes H^33 and its
+; Karatsuba operand from the frame into lane 0 of the first rows. Clobbers eax, k3, zmm20,
+; zmm21, zmm29-31.
+%macro FHP_PART 1
+%if (%1) == 0
+        vmovdqu64 zmm30, [r15]
+        vmovdqu64 zmm31, [r15 + KEY_HKAR - KEY_HPOW]
+        cmp     edx, 32
+        jne     %%rows
+        mov     eax, 0x000F
+        kmovw   k3, eax                                 ; lane 0 (four dwords)
+        vbroadcasti32x4 zmm30{k3}, [rsp + GF_H33]
+        vbroadcasti32x4 zmm31{k3}, [rsp + GF_K33]
+%%rows:
+        FH_FIRST 1
+%elif (%1) < 8
+        FH_STEP %1, %%skip
+%%skip:
+%else
+        vpternlogq zmm18, zmm17, zmm19, 0x96
+        GH_W_REDUCE_SB
+%endif
+%endmacro
+
+; TAG_PREV: the pending job's tag, T = E_K(J0) ^ S, stored under its mask (a zero mask stores
+; nothing). Clobbers rax, k3, xmm20.
+%macro TAG_PREV 0
+        vpshufb xmm20, xmm16, xmm13
+        vpxorq  xmm20, xmm20, xmm23
+        kmovw   k3, [rsp + JB_PMASK]
+        mov     rax, [rsp + JB_PTAG]
+        vmovdqu8 [rax]{k3}, xmm20
+%endmacro
+
+; NONE_PENDING: an empty predecessor (F = 0, S = 0, no tag), r15's rows at the key at rdi
+%macro NONE_PENDING 0
+        vpxorq  xmm4, xmm4, xmm4
+        vpxorq  xmm16, xmm16, xmm16
+        vpxorq  xmm17, xmm17, xmm17
+        vpxorq  xmm18, xmm18, xmm18
+        vpxorq  xmm19, xmm19, xmm19
+        vpxorq  xmm23, xmm23, xmm23
+        mov     dword [rsp + JB_PF], 0
+        mov     word [rsp + JB_PMASK], 0
+        lea     rax, [rsp + GF_J0]
+        mov     [rsp + JB_PTAG], rax
+        lea     rax, [rdi + HPOW(1)]
+        mov     [rsp + JB_PBASE], rax
+%endmacro
+
+; FIN_ALONE: the pending job's final GHASH and tag with nothing beside them
+%macro FIN_ALONE 0
+        mov     edx, [rsp + JB_PF]
+        mov     r15, [rsp + JB_PBASE]
+%assign _q 0
+%rep 9
+        FHP_PART _q
+%assign _q _q + 1
+%endrep
+        TAG_PREV
+%endmacro
+
+; AFTER_FIRST: after the current job's first pass (its output in G0..G7, B0..B7 free): the
+; pending job's tag; this job's E_K(J0) into xmm23; S = GHASH of this job's AAD (r11 = 0..16
+; bytes); H^33 into the frame when this job's final GHASH will need it (F = 32: rbx a multiple
+; of 512, or a tail of more than 496 bytes). Clobbers rax, r10, k1, k3, xmm0-2, xmm17-21.
+%macro AFTER_FIRST 0
+        TAG_PREV
+        vmovdqa64 xmm23, xmm15
+        vpxorq  xmm16, xmm16, xmm16
+        test    r11, r11
+        jz      %%aad_done
+        mov     r10, [r12 + J_AAD]
+        mov     eax, 0xFFFF
+        bzhi    eax, eax, r11d
+        kmovw   k1, eax
+        vmovdqu8 xmm0{k1}{z}, [r10]
+        GHASH1  xmm0, 0, 1, 2
+%%aad_done:
+        mov     eax, ebx
+        and     eax, 511
+        jz      %%h33
+        cmp     eax, 496
+        jbe     %%no33
+%%h33:
+        H33
+%%no33:
+%endmacro
+
+; FIRST_J nr: the current job's first whole group, with the pending final GHASH (PASS_FHP);
+; BULK_J nr: every whole group (r9 >= 32), as BULK's encrypting path with FIRST_J first
+%macro FIRST_J 1
+        CTR32_WB
+        PASS    8, %1, PASS_J0 | PASS_FHP
+        GROUP_OUT_ENC_N 8
+        AFTER_FIRST
+%endmacro
+%macro BULK_J 1
+        cmp     r9, 32 * RK64_MIN_GROUPS
+        jb      %%few
+%assign RK64 2
+        FIRST_J %1
+%assign RK64 1
+        LATER_GROUPS 0, %1
+%assign RK64 0
+        RK64_WIPE %1
+        jmp     %%end
+%%few:
+        FIRST_J %1
+        LATER_GROUPS 0, %1
+%%end:
+%endmacro
+; the tail's pass: as the job's first pass (no whole group: the pending final GHASH, J0), or
+; with the last whole group's GHASH
+%macro TAIL_J_FIRST_NZ 1
+        TAIL_PASS_NR %1, PASS_J0 | PASS_FHP
+%endmacro
+%macro TAIL_J_GH_NZ 1
+        TAIL_PASS_NR %1, PASS_GH
+%endmacro
+
+global mbgcmi_avx512_by32_jobs12:function hidden
+mbgcmi_avx512_by32_jobs12:
+        FRAME_ENTER JB_SIZE, 64
+        mov     [rsp + JB_JOBS], rdi
+        mov     [rsp + JB_N], rsi
+        mov     qword [rsp + JB_I], 0
+        mov     qword [rsp + GF_DEC], 0                 ; (TAIL_IO: encrypting)
+        vmovdqa64 zmm13, [BSWAP]
+        vmovdqa64 zmm14, [POLY]
+        mov     r11, rdi
+        mov     r12, [r11]
+        mov     rdi, [r12 + J_KEY]
+        NONE_PENDING
+.job:
+        mov     r11, [rsp + JB_JOBS]
+        mov     rax, [rsp + JB_I]
+        lea     r11, [r11 + 8 * rax]
+        mov     r12, [r11]                              ; jobs[i]
+        mov     rbx, [r12 + J_LEN]
+        mov     r11, [r12 + J_AADLEN]
+        mov     rdi, [r12 + J_KEY]
+        mov     rcx, [r12 + J_SRC]
+        mov     r8, [r12 + J_DST]
+        ; J0 = IV || 00 00 00 01 (xmm15 and the frame); counters J0+1 .. in zmm12
+        mov     r10, [r12 + J_IV]
+        mov     eax, 0x0FFF
+        kmovw   k1, eax
+        vmovdqu8 xmm15{k1}{z}, [r10]
+        mov     eax, 0x01000000
+        vpinsrd xmm15, xmm15, eax, 3
+        vmovdqa64 [rsp + GF_J0], xmm15
+        CTR_FROM [rsp + GF_J0]
+        vpaddd  zmm12, zmm12, [WADD1]
+        mov     esi, 2                                  ; last byte of J0 + 1
+        mov     edx, [rsp + JB_PF]                      ; the pending final GHASH
+        mov     r15, [rsp + JB_PBASE]
+        mov     r9, rbx
+        shr     r9, 4
+        mov     eax, [rdi + KEY_ROUNDS]
+        cmp     r9, 32
+        jb      .first_tail
+        CTR_BE_ENTER
+        cmp     eax, 12
+        je      .bulk12
+        ja      .bulk14
+        BULK_J  10
+        jmp     .bulk_done
+.bulk12:
+        BULK_J  12
+        jmp     .bulk_done
+.bulk14:
+        BULK_J  14
+.bulk_done:
+        CTR_BE_LEAVE
+        mov     r10d, 32                                ; F = 32 when no tail follows
+        mov     esi, ebx
+        and     esi, 511
+        jz      .final
+        CTR32_W
+        mov     eax, [rdi + KEY_ROUNDS]
+        TAIL_BY_SIZE TAIL_J_GH_NZ
+        jmp     .tail_out
+.first_tail:
+        mov     esi, ebx                                ; 1..511 bytes, the first pass
+        CTR32_W
+        TAIL_BY_SIZE TAIL_J_FIRST_NZ
+        TAIL_IO
+        AFTER_FIRST
+        jmp     .tail_f
+.tail_out:
+        TAIL_IO
+.tail_f:
+        lea     r10d, [rsi + 15]
+        shr     r10d, 4                                 ; F = tail blocks (1..32)
+.final:
+        ; the length block: in the free lane F % 4 of G(F / 4), where the powers from H^(F+1)
+        ; down give it H^1; for F = 0 mod 4 its products with H^1 into LO/MI/HI (LEN_HASH)
+        test    r10d, 3
+        jnz     .len_place
+        LEN_HASH
+        jmp     .pending
+.len_place:
+        vpxorq  xmm17, xmm17, xmm17
+        vpxorq  xmm18, xmm18, xmm18
+        vpxorq  xmm19, xmm19, xmm19
+        LEN_V   xmm21
+        vpshufb xmm21, xmm21, xmm13                     ; byte order
+        vshufi64x2 zmm21, zmm21, zmm21, 0x00            ; in every lane
+        mov     eax, r10d
+        and     eax, 3
+        add     eax, eax
+        mov     r9d, 3
+        shlx    eax, r9d, eax
+        kmovw   k1, eax                                 ; qword mask of lane F % 4
+        mov     eax, r10d
+        shr     eax, 2                                  ; input F / 4 (0..7)
+%assign _p 0
+%rep 8
+        cmp     eax, _p
+        jne     .jnp %+ _p
+        vpxorq  G_ %+ _p {k1}, G_ %+ _p, zmm21
+        jmp     .pending
+.jnp %+ _p:
+%assign _p _p + 1
+%endrep
+.pending:
+        ; this job's final GHASH and tag wait for the next job's first pass
+        mov     rax, [r12 + J_TAG]
+        mov     [rsp + JB_PTAG], rax
+        mov     rax, [r12 + J_TAGLEN]
+        mov     edx, 0xFFFF
+        bzhi    edx, edx, eax
+        mov     [rsp + JB_PMASK], dx
+        mov     [rsp + JB_PF], r10d
+        mov     eax, 31
+        sub     rax, r10
+        shl     rax, 4
+        lea     rax, [rdi + rax + KEY_HPOW]             ; HPOW(F + 1)
+        mov     [rsp + JB_PBASE], rax
+        jmp     .next
+.next:
+        mov     rax, [rsp + JB_I]
+        inc     rax
+        mov     [rsp + JB_I], rax
+        cmp     rax, [rsp + JB_N]
+        jb      .job
+        FIN_ALONE
+        vpxord  xmm20, xmm20, xmm20
+        vmovdqa64 [rsp + GF_H33], xmm20                 ; wipe the frame's key-derived slots
+        vmovdqa64 [rsp + GF_K33], xmm20
+        vmovdqa64 [rsp + GF_J0], xmm20
+        CLEAR_VREGS zmm
+        FRAME_LEAVE
+
 
 section .note.GNU-stack noalloc noexec nowrite progbits
