@@ -789,9 +789,9 @@ static void hpowers_kernels(void **state)
 /* The whole12 kernels with a short path, called directly (whatever lengths the one-shot routing
    gives them): mbgcmi_avx512_small12 for every message length 0..512, mbgcmi_avx2_gcm12 and
    mbgcmi_avx2_gcm12_1k (short path up to 768 and 1024 bytes) for every length 0..1040 (both sides
-   of both limits), and mbgcmi_avx512_by32_gcm12 and by32h_gcm12 for every length 0..1552 (every
-   tail size, 1..511 bytes: one to eight zmm in its pass, with no whole group before it, one and
-   two; by32h's first pass of 24 blocks at 513..736); every AAD length 0..16 (cycling; for the avx2
+   of both limits), and mbgcmi_avx512_by32_gcm12 for every length 0..1552 (every tail size,
+   1..511 bytes: one to eight zmm in its pass, with no whole group before it, one and two; its
+   first pass of 24 blocks at 513..736); every AAD length 0..16 (cycling; for the avx2
    entries also 17..80 at every length: the short path's wide AAD and past it; for small12 also
    17..64 wherever the message and AAD blocks together are at most 31, as the one-shot routing
    sends them), every key size and tag length, encrypt and decrypt, out of place and in place,
@@ -814,7 +814,6 @@ static void whole12_all_lengths(void **state)
     } entry[] = {
         {"avx512 small12", "avx512", mbgcmi_avx512_small12, 512, 2},
         {"avx512 by32 gcm12", "avx512", mbgcmi_avx512_by32_gcm12, 1552, 1},
-        {"avx512 by32h gcm12", "avx512", mbgcmi_avx512_by32h_gcm12, 1552, 1},
         {"avx2 gcm12", "avx2", mbgcmi_avx2_gcm12, 1040, 3},
         {"avx2 gcm12_1k", "avx2", mbgcmi_avx2_gcm12_1k, 1040, 3},
     };

@@ -55,25 +55,22 @@ GCM12_SMALL_FIRST(gcm12_by16, mbgcmi_avx512_gcm12)
 #define BY32_WIDE_AAD_SPAN 464
 /* 17..64 bytes of AAD (a QUIC packet's header, say) take the short-message kernel too, while
    the message and AAD blocks together stay within the key's 32 powers (len + aad <= 464 keeps
-   ceil(len / 16) + ceil(aad / 16) <= 30). |big| is by32's or by32h's kernel. */
-#define GCM12_BY32(name, big)                                                                   \
-    static int name(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,          \
-                    size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,  \
-                    size_t tag_len_dec)                                                         \
-    {                                                                                           \
-        if (len <= BY32_SMALL_MAX && aad_len <= 16) {                                           \
-            if (len <= 16) {                                                                    \
-                return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);  \
-            }                                                                                   \
-            return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);  \
-        }                                                                                       \
-        if (aad_len <= BY32_WIDE_AAD_MAX && len + aad_len <= BY32_WIDE_AAD_SPAN) {              \
-            return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);  \
-        }                                                                                       \
-        return big(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);                        \
+   ceil(len / 16) + ceil(aad / 16) <= 30). The by32 and by32h variants share it. */
+static int gcm12_by32(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
+                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                      size_t tag_len_dec)
+{
+    if (len <= BY32_SMALL_MAX && aad_len <= 16) {
+        if (len <= 16) {
+            return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
+        }
+        return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
     }
-GCM12_BY32(gcm12_by32, mbgcmi_avx512_by32_gcm12)
-GCM12_BY32(gcm12_by32h, mbgcmi_avx512_by32h_gcm12)
+    if (aad_len <= BY32_WIDE_AAD_MAX && len + aad_len <= BY32_WIDE_AAD_SPAN) {
+        return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
+    }
+    return mbgcmi_avx512_by32_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
+}
 
 static const struct mbgcmi_gcm_ops ops = {
     .block = mbgcmi_avx_block,
@@ -156,9 +153,9 @@ static const struct mbgcmi_gcm_ops ops_by32 = {
    short-message kernel), so only shorter messages (and GMAC jobs, which whole12 has no path
    for) take it. Up to 512 bytes whole12 also beat by16's pipelined call in both directions;
    from 513 bytes, where whole12 is by32 with its fixed cost per message, the pipelined call won
-   at 528-704 and 896 bytes in both directions (3-7%), and by32 from 1024. by32h's own entries
-   then split a message of one group and a short tail at 24 blocks (513..736 bytes), and
-   whole12 took 4-6% off the pipelined call's time for such encrypts (not for decrypts). */
+   at 528-704 and 896 bytes in both directions (3-7%), and by32 from 1024. by32's entries then
+   split a message of one group and a short tail at 24 blocks (513..736 bytes), and whole12
+   took 4-6% off the pipelined call's time for such encrypts (not for decrypts). */
 #ifndef BY32H_SHORT_MSG_BELOW
 #define BY32H_SHORT_MSG_BELOW 161
 #endif
@@ -177,8 +174,8 @@ static const struct mbgcmi_gcm_ops ops_by32 = {
 
 static const struct mbgcmi_gcm_ops ops_by32h = {
     BY32_OPS_KERNELS,
-    .whole = mbgcmi_avx512_by32h_gcm,
-    .whole12 = gcm12_by32h,
+    .whole = mbgcmi_avx512_by32_gcm,
+    .whole12 = gcm12_by32,
     .jobs12 = mbgcmi_avx512_gcm12_jobs,
     .jobs12_enc_from = BY32H_JOBS12_ENC_FROM,
     .jobs12_enc_below = BY32H_JOBS12_ENC_BELOW,

@@ -43,14 +43,6 @@ int mbgcmi_avx512_by32_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, cons
    next one's first pass): n (1..64) validated linear encrypts with 12-byte IVs, 1 or more
    bytes of message and at most 16 of AAD (arch_avx512.c's jobs12_by32 picks them). */
 void mbgcmi_avx512_by32_jobs12(mbgcm_job *const *jobs, size_t n);
-/* The by32h variant's entries: as the two above, with one group and a short tail split
-   otherwise (513..736 bytes: a first pass of 24 blocks). */
-void mbgcmi_avx512_by32h_gcm(const struct mbgcmi_key *k, const uint8_t j0[16],
-                             const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
-                             uint8_t *out, uint8_t tag[16], int decrypt);
-int mbgcmi_avx512_by32h_gcm12(const struct mbgcmi_key *k, const uint8_t *iv,
-                              const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
-                              uint8_t *out, uint8_t *tag, size_t tag_len_dec);
 /* gcm_small_avx512.asm: whole12 for messages of at most 512 bytes with at most 16 bytes of
    AAD, one pass of zmm, nothing on the stack. */
 int mbgcmi_avx512_small12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,

@@ -60,7 +60,7 @@ POLICY = {
                     ('rsp', 1024, 8, 'GF_PRE (16 in the whole-message calls, whose length '
                      'block takes H^1 apart from the final GHASH\'s powers; 0 in the ctr ops)'),
                     ('rsp', 1032, 8, 'GF_SIX (a message-length limit set by the entry: '
-                     'SIX_MAX in the by32h entries, else 0)'),
+                     'SIX_MAX in the whole-message entries, 0 in the ctr ops)'),
                     ('rsp', 1088, 48, 'jobs12: JB_JOBS, JB_N, JB_I (the job array, its '
                      'length, the index), JB_PTAG, JB_PBASE, JB_PF, JB_PMASK (the pending '
                      'job\'s tag pointer, power rows, final block count, tag byte mask)'),

@@ -33,9 +33,10 @@
 ; Messages: whole groups of 32 blocks; then the tail (1..511 bytes) in one pass of one zmm per
 ; 64 bytes begun, under byte masks (with the last group's GHASH stitched in, encrypting); then one
 ; aggregated GHASH of the F tail blocks and the length block with H^(F+1)..H^1 (F <= 32).
-; The by32h entries (Zen 4) split a message of 513..SIX_MAX bytes otherwise: a first pass of 24
-; blocks (six zmm; their GHASH with H^24..H^1, GK_STEP6) and a tail of 129..SIX_MAX - 384 bytes
-; (FIRST_ENC6, FIRST_DEC6), so that the tail's pass has AES work to run beside those multiplies.
+; A message of 513..SIX_MAX bytes (one whole group and a short tail) is split otherwise: a first
+; pass of 24 blocks (six zmm; their GHASH with H^24..H^1, GK_STEP6) and a tail of 129..SIX_MAX -
+; 384 bytes (FIRST_ENC6, FIRST_DEC6), so that the tail's pass has AES work to run beside those
+; multiplies (measured on Zen 4 and Zen 5: docs/perf.md).
 ; Decrypting, the tail's blocks (the input) and the length block are there before its pass, so
 ; that final GHASH rides in the tail's own pass (PASS_FH) and the output reads the input again.
 ; F = 32 (a message that ends on a 512-byte boundary, or a tail of more than 496 bytes) needs
@@ -107,14 +108,14 @@ section .text
 %define GF_PRE     1024                 ; 8: 16 in the whole-message calls (the length block is
                                         ; hashed apart: FINAL_HASH's powers one up), 0 ctr ops
 %define GF_SIX     1032                 ; 8: FIRST_ENC6/DEC6 for messages of 513 up to this
-                                        ; many bytes (0: never; the by32h entries SIX_MAX)
+                                        ; many bytes (SIX_MAX; 0 in the ctr ops: never)
 %define GF32_SIZE  1088
 %ifndef RK64_MIN_GROUPS
 %define RK64_MIN_GROUPS 3              ; whole groups from which the bulk keeps round-key rows
 %endif
 %define PRE_MAX    480                  ; PRE_HASH: messages of at most 30 blocks (no whole group)
 %ifndef SIX_MAX
-%define SIX_MAX    736                  ; the by32h entries' FIRST_ENC6/DEC6 limit (GF_SIX)
+%define SIX_MAX    736                  ; the whole-message calls' FIRST_ENC6/DEC6 limit
 %endif
 %define SIX_ZMAX   ((SIX_MAX - 384 + 63) / 64)   ; their tail's zmm at most
 
@@ -813,25 +814,10 @@ global mbgcmi_avx512_by32_ctr_dec:function hidden
 mbgcmi_avx512_by32_ctr_dec:
         CTR_ENTRY 1
 
-; The by32h entries: the same calls with FIRST_ENC6/DEC6 for messages of 513..SIX_MAX bytes
-; (measured on Zen 4; docs/perf.md, "by32's first pass for one group and a short tail")
-global mbgcmi_avx512_by32h_gcm12:function hidden
-mbgcmi_avx512_by32h_gcm12:
-        FRAME_ENTER GF32_SIZE, 64
-        mov     qword [rsp + GF_SIX], SIX_MAX
-        jmp     mbgcmi_avx512_by32_gcm12.args
-
-global mbgcmi_avx512_by32h_gcm:function hidden
-mbgcmi_avx512_by32h_gcm:
-        FRAME_ENTER GF32_SIZE, 64
-        mov     qword [rsp + GF_SIX], SIX_MAX
-        jmp     mbgcmi_avx512_by32_gcm.args
-
 global mbgcmi_avx512_by32_gcm12:function hidden
 mbgcmi_avx512_by32_gcm12:
         FRAME_ENTER GF32_SIZE, 64
-        mov     qword [rsp + GF_SIX], 0
-.args:
+        mov     qword [rsp + GF_SIX], SIX_MAX
         GCM12_ARGS
         vmovdqa64 zmm13, [BSWAP]                        ; (SETUP without by16's power rows:
         vmovdqa64 zmm14, [POLY]                         ; zmm24-27 are B4..B7 here)
@@ -842,8 +828,7 @@ mbgcmi_avx512_by32_gcm12:
 global mbgcmi_avx512_by32_gcm:function hidden
 mbgcmi_avx512_by32_gcm:
         FRAME_ENTER GF32_SIZE, 64
-        mov     qword [rsp + GF_SIX], 0
-.args:
+        mov     qword [rsp + GF_SIX], SIX_MAX
         GCM_ARGS
         vmovdqa64 zmm13, [BSWAP]
         vmovdqa64 zmm14, [POLY]
