@@ -715,6 +715,32 @@ section .text
         vpinsrq %1, %1, rax, 1
 %endmacro
 
+; LEN_PLACE f, done: F (register f) not a multiple of 4: the length block (rbx message bytes,
+; r11 AAD bytes) takes the free lane F % 4 of G(F / 4) (byte order, as the blocks), where the
+; powers from H^(F+1) down give it H^1; then a jump to |done|. Clobbers rax, r9, k1, zmm21.
+%macro LEN_PLACE 2
+        LEN_V   xmm21
+        vpshufb xmm21, xmm21, xmm13                     ; byte order
+        vshufi64x2 zmm21, zmm21, zmm21, 0x00            ; in every lane
+        mov     eax, %1
+        and     eax, 3
+        add     eax, eax
+        mov     r9d, 3
+        shlx    eax, r9d, eax
+        kmovw   k1, eax                                 ; qword mask of lane F % 4
+        mov     eax, %1
+        shr     eax, 2                                  ; input F / 4 (0..7)
+%assign _p 0
+%rep 8
+        cmp     eax, _p
+        jne     %%np %+ _p
+        vpxorq  G_ %+ _p {k1}, G_ %+ _p, zmm21
+        jmp     %2
+%%np %+ _p:
+%assign _p _p + 1
+%endrep
+%endmacro
+
 ; PRE_OK not: jump to |not| unless the message takes PRE_HASH (decided by its lengths only, so
 ; the entry and the final GHASH ask the same question)
 %macro PRE_OK 1
@@ -1010,28 +1036,7 @@ mbgcmi_avx512_by32_gcm:
         FINAL_HASH 1
         jmp     .hashed
 .len_place:
-        ; F not a multiple of 4: the length block takes the free lane F % 4 of G(F/4) (byte
-        ; order, as the blocks), where the powers from H^(F+1) down give it H^1
-        LEN_V   xmm21
-        vpshufb xmm21, xmm21, xmm13                     ; byte order
-        vshufi64x2 zmm21, zmm21, zmm21, 0x00            ; in every lane
-        mov     eax, edx
-        and     eax, 3
-        add     eax, eax
-        mov     r9d, 3
-        shlx    eax, r9d, eax
-        kmovw   k1, eax                                 ; qword mask of lane F % 4
-        mov     eax, edx
-        shr     eax, 2                                  ; input F / 4 (0..7)
-%assign _p 0
-%rep 8
-        cmp     eax, _p
-        jne     .np %+ _p
-        vpxorq  G_ %+ _p {k1}, G_ %+ _p, zmm21
-        jmp     .placed
-.np %+ _p:
-%assign _p _p + 1
-%endrep
+        LEN_PLACE edx, .placed
 .placed:
         cmp     r14d, 2
         jne     .hash_set
@@ -1318,26 +1323,7 @@ mbgcmi_avx512_by32_jobs12:
         vpxorq  xmm17, xmm17, xmm17
         vpxorq  xmm18, xmm18, xmm18
         vpxorq  xmm19, xmm19, xmm19
-        LEN_V   xmm21
-        vpshufb xmm21, xmm21, xmm13                     ; byte order
-        vshufi64x2 zmm21, zmm21, zmm21, 0x00            ; in every lane
-        mov     eax, r10d
-        and     eax, 3
-        add     eax, eax
-        mov     r9d, 3
-        shlx    eax, r9d, eax
-        kmovw   k1, eax                                 ; qword mask of lane F % 4
-        mov     eax, r10d
-        shr     eax, 2                                  ; input F / 4 (0..7)
-%assign _p 0
-%rep 8
-        cmp     eax, _p
-        jne     .jnp %+ _p
-        vpxorq  G_ %+ _p {k1}, G_ %+ _p, zmm21
-        jmp     .pending
-.jnp %+ _p:
-%assign _p _p + 1
-%endrep
+        LEN_PLACE r10d, .pending
 .pending:
         ; this job's final GHASH and tag wait for the next job's first pass
         mov     rax, [r12 + J_TAG]
