@@ -344,8 +344,7 @@ static __attribute__((noinline)) unsigned burst_single12(mbgcm_mgr *m,
                                                          mbgcm_job *job)
 {
     const int dec = job->dir == MBGCM_DECRYPT;
-    if (ops->jobs12 != NULL && job->len < (dec ? ops->jobs12_dec_below : ops->jobs12_enc_below) &&
-        job->len >= (dec ? ops->jobs12_dec_from : ops->jobs12_enc_from)) {
+    if (mbgcmi_jobs12_takes(ops, dec, job->len)) {
         m->defer[m->ndefer++] = job;
         return m->ndefer == MBGCMI_JOBS12_MAX ? mbgcmi_sched_run_deferred(m) : 0;
     }

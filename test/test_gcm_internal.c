@@ -923,8 +923,8 @@ static void whole12_all_lengths(void **state)
    every AAD length 0..16 and tag length, in place and out of place, against OpenSSL: output and
    tag, nothing written past either. Every other list is all encrypts with at most 16 bytes of
    AAD, called directly (the kernel's contract); the others go through the by32 variant's
-   jobs12 (the wrapper that sends the jobs the kernel does not take to whole12 in their place)
-   with such jobs mixed in: decrypts (every other one with a flipped tag bit: its bit in the
+   jobs12 (the wrapper that sends the runs of jobs the kernel does not take to by16's pipelined
+   call) with such jobs mixed in: decrypts (every other one with a flipped tag bit: its bit in the
    returned fail mask, and only its), 17..64 bytes of AAD, empty messages. */
 static void by32_jobs12_all_lengths(void **state)
 {

@@ -184,12 +184,9 @@ static const char *route_of(const struct run *R, const struct pj *p)
     if ((uint64_t)sp->len < R->thr && !tu_goes_wide(R->m, sp)) return "single";
     if (sp->iv_len == 12 && R->ops != NULL && R->ops->whole12 != NULL) {
         /* the burst gathers what the ops' limits give to jobs12 and runs the rest at once */
-        const int dec = sp->dir == MBGCM_DECRYPT;
-        const size_t below = R->ops->jobs12 == NULL ? 0
-                             : dec                  ? R->ops->jobs12_dec_below
-                                                    : R->ops->jobs12_enc_below;
-        const size_t from = dec ? R->ops->jobs12_dec_from : R->ops->jobs12_enc_from;
-        return (size_t)sp->len < below && (size_t)sp->len >= from ? "pipelined" : "whole12";
+        return mbgcmi_jobs12_takes(R->ops, sp->dir == MBGCM_DECRYPT, sp->len)
+                   ? "pipelined"
+                   : "whole12";
     }
     return "single";
 }
