@@ -648,9 +648,14 @@ section .text
         add     rax, [rsp + GF_PRE]                     ; 16 M
         lea     r15, [rdi + KEY_HPOW + 32 * 16]
         sub     r15, rax                                ; HPOW(M) (M = 33: 16 bytes before)
+        cmp     eax, 33 * 16
+        FH_ROWS_AT
+%endmacro
+; FH_ROWS_AT: zmm30/31 = the power and Karatsuba rows at r15; unless the flags say "not equal"
+; (M = 33, the caller's compare), lane 0 from the frame's H^33 and its operand. Clobbers eax, k3.
+%macro FH_ROWS_AT 0
         vmovdqu64 zmm30, [r15]
         vmovdqu64 zmm31, [r15 + KEY_HKAR - KEY_HPOW]
-        cmp     eax, 33 * 16
         jne     %%rows
         mov     eax, 0x000F
         kmovw   k3, eax                                 ; lane 0 (four dwords)
@@ -693,8 +698,11 @@ section .text
 ; FH_PART i: FINAL_HASH in nine parts that ride between AES rounds (PASS_FH, SLOT_STEPS): 0
 ; the rows and G0, 1-7 one input each (skipped past F), 8 the reduction
 %macro FH_PART 1
+        FH_PARTS %1, FH_ROWS
+%endmacro
+%macro FH_PARTS 2                       ; i, the rows macro of part 0
 %if (%1) == 0
-        FH_ROWS
+        %2
         FH_FIRST 1
 %elif (%1) < 8
         FH_STEP %1, %%skip
@@ -1116,29 +1124,15 @@ mbgcmi_avx512_by32_gcm:
 
 ; FHP_PART i: the pending job's final GHASH (F = edx blocks in G0..G7, S joining G0; its length
 ; block placed among them or its products in LO/MI/HI) with the powers from r15 = HPOW(F + 1)
-; of its key, in nine parts between the rounds of the current job's first pass: 0 the rows and
-; G0, 1-7 one input each (skipped past F), 8 the reduction into S. F = 32 takes H^33 and its
-; Karatsuba operand from the frame into lane 0 of the first rows. Clobbers eax, k3, zmm20,
-; zmm21, zmm29-31.
-%macro FHP_PART 1
-%if (%1) == 0
-        vmovdqu64 zmm30, [r15]
-        vmovdqu64 zmm31, [r15 + KEY_HKAR - KEY_HPOW]
+; of its key, in nine parts between the rounds of the current job's first pass: FH_PART's,
+; with the rows at r15 as given (F = 32: H^33 from the frame). Clobbers eax, k3, zmm20, zmm21,
+; zmm29-31.
+%macro FHP_ROWS 0
         cmp     edx, 32
-        jne     %%rows
-        mov     eax, 0x000F
-        kmovw   k3, eax                                 ; lane 0 (four dwords)
-        vbroadcasti32x4 zmm30{k3}, [rsp + GF_H33]
-        vbroadcasti32x4 zmm31{k3}, [rsp + GF_K33]
-%%rows:
-        FH_FIRST 1
-%elif (%1) < 8
-        FH_STEP %1, %%skip
-%%skip:
-%else
-        vpternlogq zmm18, zmm17, zmm19, 0x96
-        GH_W_REDUCE_SB
-%endif
+        FH_ROWS_AT
+%endmacro
+%macro FHP_PART 1
+        FH_PARTS %1, FHP_ROWS
 %endmacro
 
 ; TAG_PREV: the pending job's tag, T = E_K(J0) ^ S, stored under its mask (a zero mask stores
