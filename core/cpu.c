@@ -163,17 +163,22 @@ uint64_t mbgcmi_mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-int mbgcmi_tsc_mono_pair(uint64_t *ns, uint64_t *ticks)
+int mbgcmi_tsc_mono_pair(uint64_t *ns, uint64_t *ticks, uint64_t *err)
 {
-    for (int i = 0; i < 100; i++) {
+    uint64_t best = UINT64_MAX;
+    for (int i = 0, good = 0; i < 100 && good < 16; i++) {
         const uint64_t a = mbgcmi_mono_ns(), c = mbgcmi_tsc(), b = mbgcmi_mono_ns();
         if (b - a <= 2000u) {
-            *ns = a + (b - a) / 2;
-            *ticks = c;
-            return 1;
+            good++;
+            if (b - a < best) {
+                best = b - a;
+                *ns = a + (b - a) / 2;
+                *ticks = c;
+                *err = (b - a + 1) / 2;
+            }
         }
     }
-    return 0;
+    return best != UINT64_MAX;
 }
 
 /* Ticks per second, or 1 when the counter is unusable (0: not measured yet). Like the feature
@@ -186,13 +191,15 @@ uint64_t mbgcmi_tsc_hz(void)
     if (hz == 0) {
         hz = 1;
         if (probe_tsc_invariant()) {
-            /* both clocks at two instants at least 200 us apart */
-            uint64_t t0, c0, t1 = 0, c1 = 0;
-            int ok = mbgcmi_tsc_mono_pair(&t0, &c0);
-            while (ok && (ok = mbgcmi_tsc_mono_pair(&t1, &c1)) && t1 - t0 < 200000u) {
+            /* both clocks at two instants at least 200 us apart; the rate's upper bound
+               divides the ticks by the shortest interval the readings allow */
+            uint64_t t0, c0, e0, t1 = 0, c1 = 0, e1 = 0;
+            int ok = mbgcmi_tsc_mono_pair(&t0, &c0, &e0);
+            while (ok && (ok = mbgcmi_tsc_mono_pair(&t1, &c1, &e1)) && t1 - t0 < 200000u) {
             }
             if (ok && c1 > c0) {
-                hz = (uint64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0));
+                const double span = (double)(t1 - t0 - e0 - e1);
+                hz = (uint64_t)((double)(c1 - c0) * 1e9 * 1.001 / span) + 1;
             }
             if (hz < 1000000u) { /* under 1 MHz: not a counter to time microseconds with */
                 hz = 1;

@@ -44,7 +44,11 @@ void mbgcmi_cpu_id(struct mbgcmi_cpu_id *out);
 /* Ticks per second of the time-stamp counter when it is invariant (CPUID.80000007H:EDX[8]:
    constant rate, running in every power state) and can stand in for the monotonic clock,
    else 0 (also in the portable build). Calibrated against CLOCK_MONOTONIC on the first call
-   (a spin of about 200 us), then cached. mbgcmi_tsc() reads the counter. */
+   (a spin of about 200 us), then cached. The value is an upper bound of the rate measured
+   against CLOCK_MONOTONIC: the calibration's own reading error is added, and 0.1% for the
+   clock's frequency slewing (NTP adjusts it by at most 0.05% either way), so that a count of
+   t * hz / 1e9 ticks never spans less than t ns of CLOCK_MONOTONIC; at most about 0.2% more.
+   mbgcmi_tsc() reads the counter. */
 uint64_t mbgcmi_tsc_hz(void);
 static inline uint64_t mbgcmi_tsc(void)
 {
@@ -56,10 +60,11 @@ static inline uint64_t mbgcmi_tsc(void)
 }
 /* CLOCK_MONOTONIC in ns. */
 uint64_t mbgcmi_mono_ns(void);
-/* The two clocks at one instant: *ns the midpoint of two CLOCK_MONOTONIC reads around a
-   counter read *ticks, retried while the two reads lie more than 2 us apart (the thread was
-   preempted between them). Returns 0 when that never came out (100 tries), else 1. */
-int mbgcmi_tsc_mono_pair(uint64_t *ns, uint64_t *ticks);
+/* The two clocks at one instant: *ticks a counter read between two CLOCK_MONOTONIC reads, *ns
+   their midpoint and *err half their distance (the counter was read within *err ns of *ns).
+   The narrowest of 16 tries where the reads lie at most 2 us apart (a preempted try is wider).
+   Returns 0 when no try came out that narrow (100 tries), else 1. */
+int mbgcmi_tsc_mono_pair(uint64_t *ns, uint64_t *ticks, uint64_t *err);
 
 #ifdef __cplusplus
 }

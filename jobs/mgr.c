@@ -30,8 +30,9 @@ static uint64_t clock_monotonic(void *ctx)
 }
 
 /* The clock and m->timeout in its units: |fn| (ns) when given; else, with a timeout, the
-   time-stamp counter where it is invariant (its rate calibrated once per process), else
-   CLOCK_MONOTONIC. */
+   time-stamp counter where it is invariant (its rate calibrated once per process, rounded up, and
+   the tick count rounded up: the timeout never ends before flush_timeout_ns of CLOCK_MONOTONIC
+   have passed), else CLOCK_MONOTONIC. */
 static void clock_setup(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx)
 {
     m->clock = fn != NULL ? fn : clock_monotonic;
@@ -41,7 +42,7 @@ static void clock_setup(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx)
     if (hz != 0) {
         const double t = (double)m->timeout_ns * (double)hz / 1e9;
         m->clock = NULL;
-        m->timeout = t >= 18446744073709549568.0 ? UINT64_MAX : t < 1.0 ? 1 : (uint64_t)t;
+        m->timeout = t >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)t + 1;
     }
 }
 

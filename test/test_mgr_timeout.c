@@ -391,13 +391,16 @@ static void real_clock_cfg(int cfg)
     tu_key *k = tu_keys_new(&r, 1, 0);
     const uint64_t hz = mbgcmi_tsc_hz();
     if (hz != 0) {
-        uint64_t t0 = 0, c0 = 0, t1 = 0, c1 = 0;
-        int ok = mbgcmi_tsc_mono_pair(&t0, &c0);
-        while (ok && (ok = mbgcmi_tsc_mono_pair(&t1, &c1)) && t1 - t0 < 20000000u) {
+        /* the calibrated rate is an upper bound (within 2% of the rate over 20 ms): the
+           ticks in 20 ms, counted over the longest interval the readings allow, are fewer */
+        uint64_t t0 = 0, c0 = 0, e0 = 0, t1 = 0, c1 = 0, e1 = 0;
+        int ok = mbgcmi_tsc_mono_pair(&t0, &c0, &e0);
+        while (ok && (ok = mbgcmi_tsc_mono_pair(&t1, &c1, &e1)) && t1 - t0 < 20000000u) {
         }
         if (ok) {
-            const double ratio = (double)(c1 - c0) / ((double)(t1 - t0) * (double)hz / 1e9);
-            TU_CHECK(ratio > 0.95 && ratio < 1.05, "%s: %llu Hz calibrated, %.3f of it measured",
+            const double ratio =
+                (double)(c1 - c0) / ((double)(t1 - t0 + e0 + e1) * (double)hz / 1e9);
+            TU_CHECK(ratio > 0.98 && ratio <= 1.0, "%s: %llu Hz calibrated, %.5f of it measured",
                      label, (unsigned long long)hz, ratio);
         } else { /* (the machine, not the library: say so and check the rest) */
             print_message("%s: no undisturbed reading of the two clocks\n", label);
@@ -433,7 +436,7 @@ static void real_clock_cfg(int cfg)
     } while (j == NULL && waited < 10000000000u);
     TU_CHECK(j == slot, "%s: not back after %llu ns (timeout %llu)", label,
              (unsigned long long)waited, (unsigned long long)timeout);
-    TU_CHECK(waited >= timeout / 10 * 9, "%s: back after %llu ns, timeout %llu", label,
+    TU_CHECK(waited >= timeout, "%s: back after %llu ns, timeout %llu", label,
              (unsigned long long)waited, (unsigned long long)timeout);
     tu_tjob_check(t, slot, label);
     mbgcm_stats st = stats(m);

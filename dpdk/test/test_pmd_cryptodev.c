@@ -1098,10 +1098,10 @@ static void test_lanes_devarg(void **state)
 }
 
 /*
- * The clock that decides a ring-mode timeout: mbgcm's manager compares CLOCK_MONOTONIC
- * readings (submit time against poll time). Timing assertions read the same clock: DPDK's TSC
- * calibration can disagree with it by a few tenths of a percent, enough to see "19964 us"
- * when the manager has measured its 20 ms.
+ * The clock that defines a ring-mode timeout: mbgcm's manager counts time-stamp counter ticks
+ * at a rate calibrated against CLOCK_MONOTONIC and rounded up, so that its timeout never ends
+ * before the same time has passed on CLOCK_MONOTONIC. Timing assertions read that clock:
+ * DPDK's TSC calibration can disagree with it by a few tenths of a percent.
  */
 static uint64_t mono_ns(void)
 {
