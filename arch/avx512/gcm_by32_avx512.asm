@@ -374,12 +374,10 @@ section .text
 %%loop:
         cmp     r9, 32
         jb      %%done
-%if %1
-        GROUP_IN_DEC
-%endif
         CTR32_WB
         PASS    8, %2, PASS_GH
 %if %1
+        GROUP_NEXT_DEC
         GROUP_OUT_DEC
 %else
         GROUP_OUT_ENC
@@ -420,16 +418,24 @@ section .text
 ; BULK_DEC nr: the same decrypting: the ciphertext is the input, there before the AES, so each
 ; group is loaded into G0..G7 first and hashed in its own pass (nothing is left pending); the
 ; output xors the key stream with the input read again (G0..G7 are reflected by then; in ==
-; out is fine: each 64 bytes are read before they are written).
-%macro GROUP_IN_DEC 0
-        GROUP_IN_DEC_N 8
-%endmacro
-%macro GROUP_IN_DEC_N 1                 ; zmm
+; out is fine: each 64 bytes are read before they are written). The next group's input is
+; loaded after the pass and before this group's stores (GROUP_NEXT_DEC): loaded after them,
+; at the top of the next iteration, a load whose address matches one of those stores in its
+; low 12 bits (an output 1..1023 bytes ahead of the input modulo 4 KiB, in place included)
+; waits for the store's data, the end of this pass, and the GHASH that needs the load with
+; it: 7-10% more time per 16 KiB on Zen 5 (docs/perf.md, "Decrypt and 4 KiB aliasing").
+%macro GROUP_IN_DEC_N 2                 ; zmm, offset from rcx
 %assign _t 0
 %rep %1
-        vmovdqu64 G_ %+ _t, [rcx + 64 * _t]
+        vmovdqu64 G_ %+ _t, [rcx + (%2) + 64 * _t]
 %assign _t _t + 1
 %endrep
+%endmacro
+%macro GROUP_NEXT_DEC 0                 ; the next whole group's input, if there is one
+        cmp     r9, 64
+        jb      %%none
+        GROUP_IN_DEC_N 8, 512
+%%none:
 %endmacro
 %macro GROUP_OUT_DEC 0
         GROUP_OUT_DEC_N 8
@@ -449,9 +455,12 @@ section .text
         FIRST_DEC_N 8, %1, PASS_GH
 %endmacro
 %macro FIRST_DEC_N 3                    ; zmm, nr, the GHASH of that many inputs
-        GROUP_IN_DEC_N %1
+        GROUP_IN_DEC_N %1, 0
         CTR32_WB
         PASS    %1, %2, PASS_J0 | (%3)
+%if (%1) == 8
+        GROUP_NEXT_DEC
+%endif
         GROUP_OUT_DEC_N %1
 %endmacro
 %macro BULK_DEC 1
