@@ -181,6 +181,10 @@ int mbgcmi_tsc_mono_pair(uint64_t *ns, uint64_t *ticks, uint64_t *err)
     return best != UINT64_MAX;
 }
 
+/* NTP slews CLOCK_MONOTONIC's rate by at most 0.05% either way: the margin on the calibrated
+   rate that covers a change of slew between the calibration and a timeout. */
+#define SLEW_MARGIN 1.001
+
 /* Ticks per second, or 1 when the counter is unusable (0: not measured yet). Like the feature
    bits, two first callers may both measure; either result is good. */
 static uint64_t tsc_hz_cached;
@@ -199,7 +203,7 @@ uint64_t mbgcmi_tsc_hz(void)
             }
             if (ok && c1 > c0) {
                 const double span = (double)(t1 - t0 - e0 - e1);
-                hz = (uint64_t)((double)(c1 - c0) * 1e9 * 1.001 / span) + 1;
+                hz = (uint64_t)((double)(c1 - c0) * 1e9 * SLEW_MARGIN / span) + 1;
             }
             if (hz < 1000000u) { /* under 1 MHz: not a counter to time microseconds with */
                 hz = 1;

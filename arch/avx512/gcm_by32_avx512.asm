@@ -422,8 +422,8 @@ section .text
 ; loaded after the pass and before this group's stores (GROUP_NEXT_DEC): loaded after them,
 ; at the top of the next iteration, a load whose address matches one of those stores in its
 ; low 12 bits (an output 1..1023 bytes ahead of the input modulo 4 KiB, in place included)
-; waits for the store's data, the end of this pass, and the GHASH that needs the load with
-; it: 7-10% more time per 16 KiB on Zen 5 (docs/perf.md, "Decrypt and 4 KiB aliasing").
+; waits for the store's data, the end of this pass, and the GHASH that needs the load waits
+; with it (docs/perf.md, "Decrypt and 4 KiB aliasing").
 %macro GROUP_IN_DEC_N 2                 ; zmm, offset from rcx
 %assign _t 0
 %rep %1
