@@ -21,10 +21,11 @@
 ; [H^(t+2) | H^1] in one ymm starts the sums (17..64 bytes of AAD: a blocks A_1..A_a in one zmm
 ; times [H^(t+1+a) ..], and L H alone). The key's powers stop at H^32: for t = 31, 32 the
 ; entry makes H^33 and H^34 (H^32 times H^1 and H^2), A takes H^(t+2) from them and, for t = 32,
-; lane 0 of message zmm 0's rows H^33 (with eight message zmm, those rows sit in zmm29/30). Message zmm i (blocks 4i+1..4i+4) takes the
-; 64-byte power row at HPOW(t+1-4i) = [H^(t+1-4i) .. H^(t-2-4i)] (the key stores the powers
-; highest first); lanes past the message hold zero blocks, so whatever powers the row holds
-; there (the key struct's next bytes) add nothing. Karatsuba products, three per block: LO =
+; lane 0 of message zmm 0's rows H^33 (with eight message zmm, those rows sit in zmm29/30).
+; Message zmm i (blocks 4i+1..4i+4) takes the 64-byte power row at HPOW(t+1-4i) =
+; [H^(t+1-4i) .. H^(t-2-4i)] (the key stores the powers highest first); lanes past the message
+; hold zero blocks, so whatever the row holds there adds nothing (the last zmm's rows stop at
+; H^1, where a 32-byte row is enough: SGH). Karatsuba products, three per block: LO =
 ; a0 b0, HI = a1 b1, MI = (a0 ^ a1)(b0 ^ b1) with the key's HKAR rows, summed over all blocks;
 ; then MI ^= LO ^ HI, one Montgomery reduction per lane and a fold of the four lanes (as
 ; gcm_wide.inc's GH_W_REDUCE_SB), T = E_K(J0) ^ S. The counter blocks are IV || BE32(c) with
@@ -44,7 +45,8 @@
 ;   differ (the caller zeroes out), else 0. in == out allowed.
 ;
 ; Register plan
-;   rdi k  rdx aad, then HPOW(t + 2)  rcx aad_len, then scratch  r8 in  r9 len  r10 out
+;   rdi k  rdx aad, then HPOW(t + 2)  rcx aad_len, then the last zmm's bytes (SBODY)
+;   r8 in  r9 len  r10 out
 ;   r11 tag  rsi tag_len | decrypt << 8 (after the IV is read)  eax scratch, rounds, result
 ;   zmm0-3, zmm21-24  M_0..M_7, message zmm 0..7: counter blocks -> key stream -> output
 ;   xmm4     J0 -> E_K(J0)      zmm5 ZK in every lane      zmm6 round key
@@ -137,12 +139,39 @@ section .text
 %endmacro
 
 ; SGH i, X: message zmm i's blocks (byte order in X, zero past the message; X kept) times
-; the row at HPOW(t + 1 - 4i) = rdx + 16 + 64i into LO/MI/HI
+; the row at HPOW(t + 1 - 4i) = rdx + 16 + 64i into LO/MI/HI. Two things matter when the key
+; is not in the caches (docs/perf.md, "cold keys and the short kernel's power rows"):
+; - The Karatsuba row comes through a load of its own (up to seven message zmm). As the
+;   multiply's memory operand its read behaved as if it waited for X, two misses in a row.
+;   With eight zmm the separate load cost 3-4.5% of a decrypt with the key in the caches
+;   (and took 15-40% off a cold one): those keep the memory operand, the hot case first.
+; - The last zmm's rows are read no further than needed. Its b = t - 4(nz - 1) blocks take
+;   [H^(b+1) .. H^2] and lane b takes H^1 (times a zero block); for b <= 2 a 64-byte row would
+;   run past H^1 (into the Karatsuba table, and that one past its end into the key's reserved
+;   bytes): lines nothing else reads, whose misses held up the tag. A 32-byte row (lanes 0-1,
+;   the upper lanes zeroed) covers the b <= 2 blocks. ecx holds the last zmm's bytes (SBODY).
 %macro SGH 2
         vpshufb zmm15, %2, zmm11
 %if (%1) == 0 && _nz == 8
 %define _hrow zmm29
 %define _krow zmm30
+%elif (%1) == _nz - 1
+        cmp     ecx, 32
+        ja      %%wide
+        vmovdqu64 ymm16, [rdx + 16 + 64 * (%1)]
+        vmovdqu64 ymm17, [rdx + 16 + 64 * (%1) + KEY_HKAR - KEY_HPOW]
+        jmp     %%rows
+%%wide:
+        vmovdqu64 zmm16, [rdx + 16 + 64 * (%1)]
+        vmovdqu64 zmm17, [rdx + 16 + 64 * (%1) + KEY_HKAR - KEY_HPOW]
+%%rows:
+%define _hrow zmm16
+%define _krow zmm17
+%elif _nz < 8
+        vmovdqu64 zmm16, [rdx + 16 + 64 * (%1)]
+        vmovdqu64 zmm17, [rdx + 16 + 64 * (%1) + KEY_HKAR - KEY_HPOW]
+%define _hrow zmm16
+%define _krow zmm17
 %else
         vmovdqu64 zmm16, [rdx + 16 + 64 * (%1)]
 %define _hrow zmm16
