@@ -137,4 +137,5 @@ void mbgcmi_stream_tag(struct mbgcmi_stream *c, uint8_t t[16])
     if (portable) {
         mbgcmi_burn_stack();
     }
+    mbgcmi_clear_xmm(); /* E_K(J0) passed through one */
 }

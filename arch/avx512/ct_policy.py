@@ -88,14 +88,14 @@ POLICY = {
             ('rsp', 1056, 8, 'F_NB: blocks of the bulk step')],
         declassify=AUTHFAIL_DECL),
     'gcm_small_avx512': dict(
-        plan='arch/avx512/gcm_small_avx512.asm "Register plan": no stack slot',
+        plan='arch/avx512/gcm_small_avx512.asm "Register plan": no stack slot, no frame',
         flag_regs={
             'rdi': 'k', 'rdx': 'aad, then the power pointer HPOW(t + 2) (from len)',
             'rcx': 'aad_len, then nz and the last zmm\'s bytes (from len)', 'r8': 'in',
             'r9': 'len', 'r10': 'out', 'r11': 'tag', 'rsi': 'iv, then tag_len | decrypt << 8',
-            'rax': 'rounds, masks from lengths, scratch', 'rbp': 'frame pointer',
-            'rsp': 'stack pointer'},
-        public_mem=[KEY_ROUNDS, ARGS_RBP],
+            'rax': 'rounds, masks from lengths, scratch', 'rsp': 'stack pointer'},
+        public_mem=[KEY_ROUNDS, ('rsp', 8, 24, 'stack arguments 7..9 (out, tag, tag_len | '
+                                 'decrypt << 8): no frame')],
         declassify=[],
         declassify_setcc=[('mbgcmi_avx512_small12', {'k3'},
                            'decrypt: KORTESTW of the differing counted tag bytes, SETNZ into the '

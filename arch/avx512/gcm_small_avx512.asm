@@ -56,8 +56,9 @@
 ;   zmm29/30 eight message zmm: message zmm 0's power and Karatsuba rows
 ;   xmm20    the expected tag (decrypt)
 ;   k1 the last message zmm's bytes  k2 the tag's bytes  k3 scratch
-;   All lengths, pointers and the direction are public. Every vector register used is cleared
-;   before returning; no stack slot is written.
+;   All lengths, pointers and the direction are public. Every vector register the path wrote
+;   is cleared before returning (the set follows from len and the direction); no stack slot
+;   is written, no frame is made (arguments 7..9 are read at rsp + 8).
 default rel
 %include "key.inc"
 %include "gcm_wide.inc"
@@ -97,6 +98,15 @@ section .text
 %define D_5 zmm26
 %define D_6 zmm27
 %define D_7 zmm28
+
+; SCLEAR a, b: zero zmm a..b (the EVEX form of an xmm XOR clears the whole zmm)
+%macro SCLEAR 2
+%assign _c %1
+%rep %2 - %1 + 1
+        vpxorq  xmm %+ _c, xmm %+ _c, xmm %+ _c
+%assign _c _c + 1
+%endrep
+%endmacro
 
 ; SR nz, instruction: one round (key in zmm6) on message zmm 0..nz-1 and on J0
 %macro SR 2
@@ -260,14 +270,12 @@ section .text
 
 global mbgcmi_avx512_small12:function hidden
 mbgcmi_avx512_small12:
-        push    rbp
-        mov     rbp, rsp
         mov     eax, 0x0FFF
         kmovw   k1, eax
         vmovdqu8 xmm5{k1}{z}, [rsi]                     ; IV || 0
-        mov     r10, [rbp + 16]                         ; out
-        mov     r11, [rbp + 24]                         ; tag
-        mov     rsi, [rbp + 32]                         ; tag_len | decrypt << 8
+        mov     r10, [rsp + 8]                          ; out
+        mov     r11, [rsp + 16]                         ; tag
+        mov     rsi, [rsp + 24]                         ; tag_len | decrypt << 8
         mov     eax, 0xFFFF
         bzhi    eax, eax, esi                           ; (index: the low byte, tag_len)
         kmovw   k2, eax                                 ; the tag's bytes
@@ -427,13 +435,19 @@ mbgcmi_avx512_small12:
         kortestw k3, k3
         setnz   al                                      ; 1: the tag failed
 .out:
-%assign _c 0
-%rep 31
-        vpxorq  xmm %+ _c, xmm %+ _c, xmm %+ _c         ; (EVEX: the whole zmm)
-%assign _c _c + 1
-%endrep
+        ; clear what this path wrote: zmm21-30 only beyond four message zmm (M_4..M_7, D_4..D_7,
+        ; the eight-zmm and t = 31, 32 rows), zmm7-10 only decrypting; zmm11 is BSWAP
+        cmp     r9, 4 * 64
+        jbe     .clear_dec
+        SCLEAR  21, 30
+.clear_dec:
+        test    esi, 0x100
+        jz      .clear
+        SCLEAR  7, 10
+.clear:
+        SCLEAR  0, 6
+        SCLEAR  12, 20
         vzeroupper
-        pop     rbp
         ret
 
 section .note.GNU-stack noalloc noexec nowrite progbits
