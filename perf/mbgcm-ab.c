@@ -93,7 +93,9 @@ static void usage(FILE *f)
             "  --aad N        AAD bytes, 0..64 (default 16)\n"
             "  --cpu N        pin to CPU N (default: the last one online; -1: no pinning)\n"
             "  --timing-only  libraries B.. may give other outputs and fail tags (builds with\n"
-            "                 parts of a kernel deleted, to time what is left); A is checked\n"
+            "                 parts of a kernel deleted, to time what is left); A is checked.\n"
+            "                 A failed decrypt also zeroes its output: such builds time that\n"
+            "                 wipe too unless their api/aead.c skips it\n"
             "Prints per point and library the minimum, 10th percentile and median ns per\n"
             "message over the batches, and each library's p10 against the first's.\n",
             MAX_LIBS, IMIX_SLOTS, MAX_BURST, MAX_SLOTS, MAX_SLOTS, NSLOTS);
