@@ -376,9 +376,6 @@ section .text
         FIRST_ENC_N 8, %1
 %endmacro
 %macro FIRST_ENC_N 2                    ; zmm (8: a whole group, pending r14d = 1; 6: 3), nr
-%if (%1) == 8
-        PF_AHEAD
-%endif
         CTR32_WB
         PASS    %1, %2, PASS_J0 | PASS_AAD
         GROUP_OUT_ENC_N %1
@@ -395,42 +392,24 @@ section .text
 %endmacro
 ; LATER_GROUPS dir, nr: every further whole group while r9 >= 32 (dir 0 encrypting: the
 ; previous group's GHASH stitched in; 1 decrypting: the group's own), RK64 as set by the caller.
-; Each group (the first one too: FIRST_ENC_N, FIRST_DEC_N) first prefetches the input of the
-; group after the next one (PF_AHEAD): a message from memory crosses a 4 KiB page every eight
-; groups, where the hardware's stream prefetch stops, and without this its input arrived late
-; (messages beyond the caches: 16 KiB 16-26% less time with it, 4 KiB 9-17%, 1420-2048 bytes
-; 8-14%; in the caches 0-2% more: docs/perf.md). All eight lines: every other one is not enough.
-; PF_AHEAD: prefetch the 512 bytes from 1024 ahead of rcx (the group after the next), or, when
-; fewer full blocks remain, the last 512 bytes of them (the tail's, mostly); nothing when at
-; most 1024 bytes of them remain (the next group's loads come soon enough). Never past the
-; message's full blocks. Clobbers rax.
-%macro PF_AHEAD 0
+; Each group first prefetches the input of the group after the next one, when that is a whole
+; group of this message (nothing past its end is touched): a message from memory crosses a 4 KiB
+; page every eight groups, where the hardware's stream prefetch stops, and without this its
+; input arrived late (16 KiB messages beyond the caches 16-26% less time with it, 4 KiB 9-17%;
+; in the caches 0-2% more encrypting: docs/perf.md). All eight lines: every other one is not
+; enough.
+%macro LATER_GROUPS 2
+%%loop:
+        cmp     r9, 32
+        jb      %%done
         cmp     r9, 96
-        jb      %%part
+        jb      %%nopf
 %assign _t 0
 %rep 8
         prefetcht0 [rcx + 1024 + 64 * _t]
 %assign _t _t + 1
 %endrep
-        jmp     %%none
-%%part:
-        cmp     r9, 64
-        jbe     %%none
-        mov     rax, r9
-        shl     rax, 4
-        add     rax, rcx                                ; the end of the full blocks
-%assign _t 0
-%rep 8
-        prefetcht0 [rax - 512 + 64 * _t]
-%assign _t _t + 1
-%endrep
-%%none:
-%endmacro
-%macro LATER_GROUPS 2
-%%loop:
-        cmp     r9, 32
-        jb      %%done
-        PF_AHEAD
+%%nopf:
         CTR32_WB
 %if %1
 %assign GKRAW 1
@@ -522,9 +501,6 @@ section .text
 %endmacro
 %macro FIRST_DEC_N 3                    ; zmm, nr, the GHASH of that many inputs
         GROUP_IN_DEC_N %1, 0
-%if (%1) == 8
-        PF_AHEAD
-%endif
         CTR32_WB
 %assign GKRAW 1
         PASS    %1, %2, PASS_J0 | (%3)
