@@ -232,8 +232,13 @@ section .text
 %endif
         vpclmulqdq zmm20, _rj, [rdi + HPOW(4 * (%2) - 4 * _j)], 0x00
         vpclmulqdq zmm21, _rj, [rdi + HPOW(4 * (%2) - 4 * _j)], 0x11
-        vpunpckhqdq zmm29, _rk, _rj                     ; (before zmm28 is written: _rj may
-        vpunpcklqdq zmm28, _rk, _rj                     ; be zmm28)
+%if GKRAW
+        vpunpckhqdq zmm29, _rk, _rj                     ; (before zmm28 is written: _rj is
+        vpunpcklqdq zmm28, _rk, _rj                     ; zmm28)
+%else
+        vpunpcklqdq zmm28, _rk, _rj
+        vpunpckhqdq zmm29, _rk, _rj
+%endif
         vpxorq  zmm29, zmm29, zmm28                     ; [a0^a1 (first), a0^a1 (second)]
         vpclmulqdq zmm28, zmm29, [rdi + HKAR(4 * (%2) - 4 * _k)], 0x00
         vpclmulqdq zmm29, zmm29, [rdi + HKAR(4 * (%2) - 4 * _j)], 0x01
@@ -392,16 +397,17 @@ section .text
 %endmacro
 ; LATER_GROUPS dir, nr: every further whole group while r9 >= 32 (dir 0 encrypting: the
 ; previous group's GHASH stitched in; 1 decrypting: the group's own), RK64 as set by the caller.
-; Each group first prefetches the input of the group after the next one, when that is a whole
-; group of this message (nothing past its end is touched): a message from memory crosses a 4 KiB
-; page every eight groups, where the hardware's stream prefetch stops, and without this its
-; input arrived late (16 KiB messages beyond the caches 16-26% less time with it, 4 KiB 9-17%;
-; in the caches 0-2% more encrypting: docs/perf.md). All eight lines: every other one is not
-; enough.
+; Decrypting, each group first prefetches the input of the group after the next one, when that
+; is a whole group of this message (nothing past its end is touched): the pass's GHASH needs its
+; input before anything else, and a message from memory crosses a 4 KiB page every eight groups,
+; where the hardware's stream prefetch stops (4-16 KiB beyond the caches 4-20% less time; all
+; eight lines: every other one is not enough). Encrypting, the same prefetch won or lost by
+; where the messages lay in memory, so encrypts do without it (docs/perf.md).
 %macro LATER_GROUPS 2
 %%loop:
         cmp     r9, 32
         jb      %%done
+%if %1
         cmp     r9, 96
         jb      %%nopf
 %assign _t 0
@@ -410,6 +416,7 @@ section .text
 %assign _t _t + 1
 %endrep
 %%nopf:
+%endif
         CTR32_WB
 %if %1
 %assign GKRAW 1
