@@ -400,7 +400,7 @@ section .text
 ; Decrypting, each group first prefetches the input of the group after the next one, when that
 ; is a whole group of this message (nothing past its end is touched): the pass's GHASH needs its
 ; input before anything else, and a message from memory crosses a 4 KiB page every eight groups,
-; where the hardware's stream prefetch stops (4-16 KiB beyond the caches 4-20% less time; all
+; where the hardware's stream prefetch stops (4-16 KiB beyond the caches 3-24% less time; all
 ; eight lines: every other one is not enough). Encrypting, the same prefetch won or lost by
 ; where the messages lay in memory, so encrypts do without it (docs/perf.md).
 %macro LATER_GROUPS 2
