@@ -2,17 +2,17 @@
 /*
  * arch_avx512.c — the `avx512` arch: VAES and VPCLMULQDQ on zmm with AVX512F/BW/VL (and
  * BMI1/2), with OS AVX-512 state. Jobs with a 12-byte IV and at most 16 bytes of AAD up to 256
- * bytes, and GMAC jobs up to 256 bytes of AAD, go to the short-job kernel; other jobs under 129
- * bytes to the four-lane kernel; longer jobs run single-stream through the by-16 kernel, a
- * burst's 12-byte-IV jobs pipelined in one call. One-shot messages of at most 144 bytes (12-byte
- * IV, AAD <= 16) take the avx2 arch's short path. The thresholds were measured: docs/design.md,
- * "Hybrid scheduling", and docs/perf.md.
+ * bytes (by16: 144), and GMAC jobs up to 256 bytes of AAD, go to the short-job kernel; other
+ * jobs under 129 bytes to the four-lane kernel; longer jobs run single-stream, one-shot short
+ * messages through the short-message kernel or the avx2 arch's short path, longer ones through
+ * the by-16 kernel, a burst's 12-byte-IV jobs pipelined in one call. The thresholds were
+ * measured: docs/design.md, "Hybrid scheduling", and docs/perf.md.
  *
  * Variants (docs/design.md, "Variants"; measurements in docs/perf.md): by16 (this descriptor,
- * the default); by32, the same arch with the single-message kernels of gcm_by32_avx512.asm and
- * their pipelined burst call, for AMD family 0x1A (Zen 5) and later; by32h, by32's kernels with
- * bursts routed for AMD family 0x19 (Zen 4). by32's kernels were measured faster than by16's on
- * both AMD cores the project has run on.
+ * the default, for Intel cores); by32, the same arch with the single-message kernels of
+ * gcm_by32_avx512.asm and their pipelined burst call, for AMD family 0x1A (Zen 5) and later;
+ * by32h, by32's kernels with bursts routed for AMD family 0x19 (Zen 4). by32's kernels were
+ * measured faster than by16's on both AMD cores the project has run on, slower on Intel.
  */
 #include "aesni.h"
 #include "arch.h"
@@ -22,55 +22,84 @@
 
 #include <string.h>
 
-/* One message with a 12-byte IV (struct mbgcmi_gcm_ops.whole12), by16 variant: up to 144
-   bytes with at most 64 bytes of AAD through the avx2 arch's short path (one ymm pass with
-   E_K(J0) in it, one aggregated GHASH: less fixed cost than the zmm kernels' entry; every
-   avx512 CPU has what the avx2 arch requires), else the by16 kernel. Measured on the Zen 5
-   guest (docs/perf.md); the by16 variant's CPUs (Intel) have not run the short-message zmm
-   kernel below, so they keep this (AAD of 17..64 bytes: measured on Zen 4 with this variant
-   forced, 19-29% less time than by16's kernel at 16-144 bytes). Lengths are public. */
+/* The short-message zmm kernel (gcm_small_avx512.asm) takes at most 512 bytes of message; with
+   17..64 bytes of AAD (a QUIC packet's header, say) only while the message and AAD blocks
+   together stay within the key's 32 powers (len + aad <= 464 keeps ceil(len / 16) +
+   ceil(aad / 16) <= 30). Every variant's whole12 below stays within these. */
+#define SMALL_MAX 512
+#define SMALL_WIDE_AAD_MAX 64
+#define SMALL_WIDE_AAD_SPAN 464
+
+/* One message with a 12-byte IV (struct mbgcmi_gcm_ops.whole12), by16 variant (Intel cores).
+   The short-message zmm kernel takes encrypts of 17..BY16_SMALL_ENC_MAX bytes and decrypts of
+   1..BY16_SMALL_DEC_MAX, with at most 16 bytes of AAD or as wide AAD above; other messages of
+   at most 144 bytes with at most 64 bytes of AAD go through the avx2 arch's short path (one ymm
+   pass with E_K(J0) in it, one aggregated GHASH: less fixed cost than the zmm kernels' entry;
+   every avx512 CPU has what the avx2 arch requires), the rest through the by16 kernel. On the
+   Intel Xeon guest (docs/perf.md, "Intel Xeon guest against intel-ipsec-mb 2.0.2") the
+   short-message kernel took 15-26% off the avx2 short path's time at 32-144 bytes (26-34%
+   with 32-64 bytes of AAD) and 14-20% off by16's at 192-256; decrypts of 1-16 bytes 4-8%; an
+   encrypt of 16 bytes took 4-6% more. From 320 bytes it is level with by16 encrypting (13%
+   behind at 400-512 bytes) and ahead decrypting (18% at 320 bytes, 5-8% at 512), where it
+   hashes its input during the AES pass. Lengths are public. */
 #define SMALL12_MAX 144
 #define SMALL12_AAD_MAX 64 /* (over 16 bytes the short path hashes the first blocks at entry) */
-#define GCM12_SMALL_FIRST(name, wide)                                                           \
-    static int name(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,          \
-                    size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,  \
-                    size_t tag_len_dec)                                                         \
-    {                                                                                           \
-        if (len <= SMALL12_MAX && aad_len <= SMALL12_AAD_MAX) {                                 \
-            return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);      \
-        }                                                                                       \
-        return wide(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);                       \
+#ifndef BY16_SMALL_ENC_MAX
+#define BY16_SMALL_ENC_MAX 256
+#endif
+#ifndef BY16_SMALL_DEC_MAX
+#define BY16_SMALL_DEC_MAX 512
+#endif
+static int gcm12_by16(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
+                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                      size_t tag_len_dec)
+{
+    const int dec = (int)(tag_len_dec >> 8);
+    if (len <= (dec ? BY16_SMALL_DEC_MAX : BY16_SMALL_ENC_MAX) &&
+        (aad_len <= 16 ? len > (dec ? 0u : 16u)
+                       : len > 16 && aad_len <= SMALL_WIDE_AAD_MAX &&
+                             len + aad_len <= SMALL_WIDE_AAD_SPAN)) {
+        return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
     }
-GCM12_SMALL_FIRST(gcm12_by16, mbgcmi_avx512_gcm12)
+    if (len <= SMALL12_MAX && aad_len <= SMALL12_AAD_MAX) {
+        return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
+    }
+    return mbgcmi_avx512_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
+}
 
-/* The by32 variant's whole12: up to 512 bytes with at most 16 bytes of AAD through the
-   short-message zmm kernel (one pass, nothing on the stack), the rest through by32. On the
+/* The by32 variant's whole12: up to 512 bytes with at most 16 bytes of AAD, or with wide AAD
+   as above, through the short-message zmm kernel (one pass, nothing on the stack), the rest
+   through by32 (the by32h variant shares it). On the
    Zen 5 guest it took 12-27% off the avx2 short path's time at 64-144 bytes and 15-25% off
    by32's at 160-256; on the Zen 4 guest 2-17% off by16's at 256-512 bytes. A message of one
    block or less is the exception: its few instructions are quicker at ymm width (encrypt 4%
    on Zen 5, 9-12% on Zen 4, where a zmm operation is two). docs/perf.md, "A kernel for short
    one-shot messages" and "AMD EPYC Zen 4 guest". */
-#define BY32_SMALL_MAX 512
-#define BY32_WIDE_AAD_MAX 64
-#define BY32_WIDE_AAD_SPAN 464
-/* 17..64 bytes of AAD (a QUIC packet's header, say) take the short-message kernel too, while
-   the message and AAD blocks together stay within the key's 32 powers (len + aad <= 464 keeps
-   ceil(len / 16) + ceil(aad / 16) <= 30). The by32 and by32h variants share it. */
 static int gcm12_by32(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
                       size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                       size_t tag_len_dec)
 {
-    if (len <= BY32_SMALL_MAX && aad_len <= 16) {
+    if (len <= SMALL_MAX && aad_len <= 16) {
         if (len <= 16) {
             return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
         }
         return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
     }
-    if (aad_len <= BY32_WIDE_AAD_MAX && len + aad_len <= BY32_WIDE_AAD_SPAN) {
+    if (aad_len <= SMALL_WIDE_AAD_MAX && len + aad_len <= SMALL_WIDE_AAD_SPAN) {
         return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
     }
     return mbgcmi_avx512_by32_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
 }
+
+/* The by16 variant's bursts (Intel Xeon guest, docs/perf.md): jobs of 145 bytes and more skip
+   the four-lane short-job kernel, and up to the lengths above run at once through whole12, the
+   short-message kernel (at 160-256 bytes 4-15% less time than the short-job kernel, more for
+   decrypts; at 144 bytes encrypts still 3-7% quicker in the short-job kernel); decrypts of
+   257..512 bytes too (10-22% less time than by16's pipelined call). Longer jobs, and GMAC
+   jobs that generate a tag, wait for the pipelined call. */
+#ifndef BY16_SHORT_MSG_BELOW
+#define BY16_SHORT_MSG_BELOW 145
+#endif
 
 static const struct mbgcmi_gcm_ops ops = {
     .block = mbgcmi_avx_block,
@@ -80,11 +109,15 @@ static const struct mbgcmi_gcm_ops ops = {
     .whole = mbgcmi_avx512_gcm,
     .whole12 = gcm12_by16,
     .jobs12 = mbgcmi_avx512_gcm12_jobs,
+    .jobs12_enc_from = BY16_SMALL_ENC_MAX + 1,
+    .jobs12_dec_from = BY16_SMALL_DEC_MAX + 1,
+    .jobs12_gmac = 1,
     .jobs12_enc_below = SIZE_MAX,
     .jobs12_dec_below = SIZE_MAX,
-    /* jobs the lanes would get (under 129 bytes in all) with 17..64 bytes of AAD: whole12's
-       avx2 short path (measured on Zen 4 with this variant forced: 19-29% less time one-shot
-       than by16's kernel, and about half the lane kernel's burst time; Intel unmeasured) */
+    /* jobs the lanes would get (under 129 bytes in all) with 17..64 bytes of AAD: whole12
+       (its avx2 short path, measured on Zen 4 with this variant forced: 19-29% less time
+       one-shot than by16's kernel, and about half the lane kernel's burst time; on Intel the
+       short-message kernel, quicker still, takes those of 17 bytes of message and more) */
     .wide_aad_max = SMALL12_AAD_MAX,
     .wide_aad_span = 128, /* (from 129 bytes in all every job goes single-stream anyway) */
 };
@@ -132,7 +165,7 @@ static uint64_t jobs12_by32(mbgcm_job *const *jobs, size_t n)
 #define BY32_OPS_KERNELS                                                                        \
     .block = mbgcmi_avx_block, .ghash = mbgcmi_avx512_ghash,                                    \
     .ctr_enc = mbgcmi_avx512_by32_ctr_enc, .ctr_dec = mbgcmi_avx512_by32_ctr_dec,               \
-    .wide_aad_max = BY32_WIDE_AAD_MAX, .wide_aad_span = BY32_WIDE_AAD_SPAN
+    .wide_aad_max = SMALL_WIDE_AAD_MAX, .wide_aad_span = SMALL_WIDE_AAD_SPAN
 
 static const struct mbgcmi_gcm_ops ops_by32 = {
     BY32_OPS_KERNELS,
@@ -183,7 +216,8 @@ static const struct mbgcmi_gcm_ops ops_by32h = {
 };
 
 /* by32h on AMD family 0x19 (Zen 4), by32 on 0x1A (Zen 5) and later, by16 elsewhere (Intel
-   cores: one VAESENC zmm per cycle at latency 3, four chains fill it; by32 not measured there).
+   cores: one VAESENC zmm per cycle at latency 3, four chains fill it; on the Intel Xeon guest
+   by32's kernels took 0-7% more time than by16's at 600 bytes to 16 KiB in most cells).
    Zen 5 issues two VAESENC zmm per cycle at latency 4 and needs by32's eight chains; Zen 4
    issues one (two 256-bit halves) at latency 4, yet by32's kernels still took 5-17% off by16's
    time at 1420 bytes to 16 KiB: their Karatsuba products leave more of the vector pipes, which
@@ -216,6 +250,7 @@ static const struct mbgcmi_arch *const variants[] = {
 
 const struct mbgcmi_arch mbgcmi_arch_avx512 = {
     .variant = "by16",
+    .short_msg_below = BY16_SHORT_MSG_BELOW,
     .variants = variants,
     .nvariants = 3,
     .choose = choose,
