@@ -93,10 +93,11 @@ static int gcm12_by32(const struct mbgcmi_key *k, const uint8_t *iv, const uint8
 
 /* The by16 variant's bursts (Intel Xeon guest, docs/perf.md): jobs of 145 bytes and more skip
    the four-lane short-job kernel, and up to the lengths above run at once through whole12, the
-   short-message kernel (at 160-256 bytes 4-15% less time than the short-job kernel, more for
-   decrypts; at 144 bytes encrypts still 3-7% quicker in the short-job kernel); decrypts of
-   257..512 bytes too (10-22% less time than by16's pipelined call). Longer jobs, and GMAC
-   jobs that generate a tag, wait for the pipelined call. */
+   short-message kernel (decrypts of 160-256 bytes 7-15% less time than in the short-job
+   kernel, encrypts 1-7% less at 160-192 and 256 bytes and 2-11% more at 200-224; at 144 bytes
+   encrypts were 3-7% quicker in the short-job kernel); decrypts of 257..512 bytes too (3-22%
+   less time than by16's pipelined call). Longer jobs, and GMAC jobs that generate a tag, wait
+   for the pipelined call. */
 #ifndef BY16_SHORT_MSG_BELOW
 #define BY16_SHORT_MSG_BELOW 145
 #endif
