@@ -90,7 +90,7 @@ static void usage(FILE *f)
             "                 with --slots, up to %d: keys far beyond the caches)\n"
             "  --slots N      message slots, each with its own buffers, 1..%d (default %d):\n"
             "                 many slots of long messages leave the caches cold\n"
-            "  --aad N        AAD bytes, 0..64 (default 16)\n"
+            "  --aad N        AAD bytes, 0..4096 (default 16); with --sizes 0: GMAC\n"
             "  --cpu N        pin to CPU N (default: the last one online; -1: no pinning)\n"
             "  --timing-only  libraries B.. may give other outputs and fail tags (builds with\n"
             "                 parts of a kernel deleted, to time what is left); A is checked.\n"
@@ -163,7 +163,8 @@ struct work {
     int dec;
     mbgcm_key *keys;
     uint8_t *pt[MAX_SLOTS], *ct[MAX_SLOTS], *in[MAX_SLOTS], *out[MAX_SLOTS], *ref[MAX_SLOTS];
-    uint8_t iv[MAX_SLOTS][12], aad[MAX_SLOTS][64], tag[MAX_SLOTS][TAG], otag[MAX_SLOTS][TAG];
+    uint8_t *aad[MAX_SLOTS];
+    uint8_t iv[MAX_SLOTS][12], tag[MAX_SLOTS][TAG], otag[MAX_SLOTS][TAG];
 };
 
 static uint8_t *buf(size_t len, unsigned j)
@@ -287,7 +288,7 @@ static void point(struct lib *libs, int nl, size_t size, unsigned bits, int dec,
     for (unsigned s = 0; s < w->nslots; s++) {
         const size_t len = w->len[s];
         w->pt[s] = buf(len, s), w->ct[s] = buf(len, s), w->out[s] = buf(len, s);
-        w->ref[s] = buf(len, s);
+        w->ref[s] = buf(len, s), w->aad[s] = buf(opt.aad, s);
         fill(w->pt[s], len);
         fill(w->iv[s], 12);
         fill(w->aad[s], opt.aad);
@@ -372,6 +373,7 @@ static void point(struct lib *libs, int nl, size_t size, unsigned bits, int dec,
     fflush(stdout);
     for (unsigned s = 0; s < w->nslots; s++) {
         unbuf(w->pt[s], s), unbuf(w->ct[s], s), unbuf(w->out[s], s), unbuf(w->ref[s], s);
+        unbuf(w->aad[s], s);
     }
     free(w->keys);
     free(w);
@@ -427,7 +429,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--slots")) {
             opt.slots = num(v, 1, MAX_SLOTS, "--slots"), i++;
         } else if (!strcmp(a, "--aad")) {
-            opt.aad = num(v, 0, 64, "--aad"), i++;
+            opt.aad = num(v, 0, 4096, "--aad"), i++;
         } else if (!strcmp(a, "--cpu")) {
             opt.cpu = strcmp(v, "-1") == 0 ? -2 : (int)num(v, 0, 4095, "--cpu"), i++;
         } else if (a[0] == '-') {

@@ -10,7 +10,8 @@
 ; which the key stores highest first, so one 64-byte load at H^(4j+4) gives
 ; [H^(4j+4), H^(4j+3), H^(4j+2), H^(4j+1)] for the four blocks of zmm j (block 0 of the group,
 ; lane 0 of zmm 0, multiplies H^16); schoolbook products everywhere (GH_W with the
-; powers in registers in the loop, GH_MS with a row loaded from the key for the final hash); one
+; powers in registers in the loop, GH_MS with a row loaded from the key for the final hash, and
+; the AAD loop's schoolbook form, GH_AAD_SCHOOLBOOK, defined before gcm_wide.inc below); one
 ; Montgomery reduction per lane, then the four lanes (partial sums of one message) are
 ; xor-folded into one 128-bit S (reduction is linear, so fold after reducing). Math:
 ; arch/generic/ghash_ct.c.
@@ -47,6 +48,7 @@ default rel
 %include "frame.inc"
 %include "clear.inc"
 %include "job.inc"
+%define GH_AAD_SCHOOLBOOK
 %include "gcm_wide.inc"
 
 section .rodata
