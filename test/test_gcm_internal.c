@@ -229,10 +229,13 @@ static void counter_wrap(void **state)
 {
     (void)state;
     /* ... and last bytes around 237, where the avx512 loop's byte-order counter add stops
-       being exact (CTR_WB in arch/avx512/gcm_by16_avx512.asm) */
+       being exact (CTR_WB in arch/avx512/gcm_by16_avx512.asm), and low nibbles 1 (first
+       counter 2 mod 16: the avx2 body's xor-offset counters, CTR_F in
+       arch/avx2/gcm_by16_avx2.asm), whose group bases then wrap */
     static const uint32_t lows[] = {0xFFFFFFF0u, 0xFFFFFFFFu, 0xFFFFFFFEu, 0xFFFFFFF8u,
                                     0xFFFFFFF9u, 0x7FFFFFFFu, 0xFFFFFF00u, 0xFFFFFFEBu,
-                                    0xFFFFFFECu, 0xFFFFFFEDu, 0x000000ECu, 0x123456EDu};
+                                    0xFFFFFFECu, 0xFFFFFFEDu, 0x000000ECu, 0x123456EDu,
+                                    0xFFFFFFF1u, 0xFFFFFFE1u, 0xFFFFFF91u, 0x00000001u};
     static const size_t lens[] = {640, 1, 15, 16, 17, 255, 639, 641, 647, 16 * 33 + 5,
                                   16 * 64 + 3, 4096 + 5, 0};
     static const size_t aads[] = {0, 13, 32};

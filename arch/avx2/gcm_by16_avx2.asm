@@ -81,15 +81,26 @@ default rel
 
 %define SHORT_AAD_MAX 64       ; and AAD up to this (over 16: the blocks before the last are
                                 ; hashed at entry and join the last one)
-%define SHORT_MAX 768          ; gcm12: messages up to 48 blocks with AAD <= 16 take the short path
-%define SHORT_MAX_1K 1024       ; gcm12_1k: up to 64 blocks (the counter rows below cover these;
-                                ; they hold each counter word in one byte: at most 253 blocks)
+%define SHORT_MAX 768          ; gcm12: encrypts up to 48 blocks with AAD <= 64 take the short path
+%define SHORT_MAX_1K 1024       ; gcm12's decrypts, gcm12_1k: up to 64 blocks (the counter rows
+                                ; below cover these; they hold each counter word in one byte: at
+                                ; most 253 blocks)
 
 section .rodata
 %include "consts.inc"
 YCTRWORD:       times 2 dd 0xFFFFFFFF, 0, 0, 0          ; the counter word, byte-reflected
 YLANE1:         dd 0, 0, 0, 0, 1, 0, 0, 0               ; lanes +0, +1
 YONE:           times 2 dd 1, 0, 0, 0
+YL23:           dd 2, 0, 0, 0, 3, 0, 0, 0               ; c0 - A, c0 + 1 - A (CTR_F)
+Y16:            times 2 dd 16, 0, 0, 0
+; ROFF row j: the offsets (2 + 2j) % 16, (3 + 2j) % 16 of blocks 2j, 2j+1 from their group's
+; base, big-endian at bytes 12..15 of each lane (CTR_F_SETUP)
+ROFF:
+%assign _j 0
+%rep 8
+                dd 0, 0, 0, ((2 + 2 * _j) % 16) << 24, 0, 0, 0, ((3 + 2 * _j) % 16) << 24
+%assign _j _j + 1
+%endrep
 YADD:                                                   ; row j: +2j in both lanes
 %assign _j 0
 %rep 9
@@ -436,6 +447,79 @@ mbgcmi_avx2_ctr_dec:
         CTR_FN  1
 
 ; ---------------------------------------------------------------------------------------------
+; The groups of mbgcmi_avx2_gcm's body. When the message's first counter word c0 is 2 mod 16 (a
+; 12-byte IV: c0 = 2), every group's counters are A + 2 .. A + 17 with A a multiple of 16, so
+; blocks 2j, 2j+1 (j < 7) have the words A ^ r and blocks 14, 15 the words (A + 16) ^ r, r < 16:
+; an xor with the offset r never carries. CTR_F_SETUP folds the offsets into ZK once (F_T row
+; j: ZK ^ the offsets of blocks 2j, 2j+1), so a group's counter blocks after round 0 cost two
+; shuffles less than one per block: B_j = BE(A) ^ F_T[j] (j < 7), B_7 = BE(A + 16) ^ F_T[7],
+; and BE(A + 16) is the next group's BE(A) (F_SA). CTR holds A in both lanes meanwhile; the
+; exit adds 2, 3 back (YL23). Any other c0 (a hashed IV) takes CTR_W 8.
+%macro CTR_F_SETUP 0
+        vpsubd  ymm15, ymm15, [YL23]                    ; A = c0 - 2 in both lanes
+        vpshufb ymm0, ymm15, ymm14
+        vmovdqa [rsp + F_SA], ymm0
+        vmovdqa ymm1, [rsp + F_ZK]
+%assign _j 0
+%rep 8
+        vpxor   ymm0, ymm1, [ROFF + 32 * _j]
+        vmovdqa [rsp + F_T + 32 * _j], ymm0
+%assign _j _j + 1
+%endrep
+%endmacro
+%macro CTR_F 0
+        vpaddd  ymm15, ymm15, [Y16]                     ; A + 16, the next group's A
+        vpshufb ymm7, ymm15, ymm14
+        vmovdqa ymm0, [rsp + F_SA]                      ; BE(A)
+        vmovdqa [rsp + F_SA], ymm7
+%assign _j 1
+%rep 6
+        vpxor   ymm %+ _j, ymm0, [rsp + F_T + 32 * _j]
+%assign _j _j + 1
+%endrep
+        vpxor   ymm7, ymm7, [rsp + F_T + 32 * 7]
+        vpxor   ymm0, ymm0, [rsp + F_T]
+%endmacro
+%macro CTR_W8 0
+        CTR_W   8
+%endmacro
+; BULK ctr, exit: the groups while more than 16 blocks remain (r9 > 16 on entry), counter
+; blocks from ctr; encrypting, the first group alone, then each with the previous group's
+; GHASH (F_PEND: one is left for the tail); decrypting, each group's input hashed in its own
+; rounds, before its output is stored. Then jump to exit.
+%macro BULK 2
+        cmp     dword [rsp + F_DEC], 0
+        jne     %%dec
+        %1
+        AES_W   8, 0, 0
+        XOR_STORE 8
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+        mov     qword [rsp + F_PEND], 1
+%%enc:
+        cmp     r9, 16
+        jbe     %2
+        %1
+        AES_W   8, 16, r8 - 256
+        XOR_STORE 8
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+        jmp     %%enc
+%%dec:
+        %1
+        AES_W   8, 16, rcx
+        XOR_STORE 8
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+        cmp     r9, 16
+        ja      %%dec
+        jmp     %2
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
 ; void mbgcmi_avx2_gcm(k, j0, aad, aad_len, in, len, out, tag, decrypt)
 ;   rdi k, rsi j0, rdx aad, rcx aad_len, r8 in, r9 len, [rbp+16] out, [rbp+24] tag,
 ;   [rbp+32] decrypt. Limits as validated by the API (len <= 2^36-32, aad_len < 2^61).
@@ -464,7 +548,11 @@ mbgcmi_avx2_ctr_dec:
 %define F_J0    240             ; 16: gcm12: J0 = IV || 00 00 00 01 (rsi points here)
 %define F_ETAG  256             ; 16: gcm12 decrypt: the expected tag, zero-padded
 %define F_TLEN  272             ; 8: gcm12: tag_len
-%define GFRAME  288
+%define F_WIPE  288             ; the slots below are wiped at the exit
+%define F_SA    288             ; 32: BE(A), the next group's base (CTR_F; public)
+%define F_T     320             ; 256: ZK ^ the counter offsets of each pair (CTR_F_SETUP;
+                                ; wiped once the groups are done)
+%define GFRAME  576
 
 ; TIO j: after the tail pass, ymm j: a full pair (j < fp: r9) is xored and stored in place;
 ; j == fp parks its key stream in F_KS and ends the walk (.tio_done)
@@ -541,8 +629,10 @@ mbgcmi_avx2_ctr_dec:
 ;   tag_len | decrypt << 8. Encrypt stores the first tag_len bytes of the tag, returns 0;
 ;   decrypt reads the expected tag before any output is written (it may lie inside out),
 ;   compares all 16 bytes under the tag_len mask without a branch, returns 1 when they differ
-;   (the caller zeroes out), else 0. Messages up to SHORT_MAX bytes with AAD <= SHORT_AAD_MAX
-;   bytes go to the short path (gcm12_short), the rest through mbgcmi_avx2_gcm's body.
+;   (the caller zeroes out), else 0. Encrypts up to SHORT_MAX bytes and decrypts up to
+;   SHORT_MAX_1K bytes with AAD <= SHORT_AAD_MAX bytes go to the short path (gcm12_short), the
+;   rest through mbgcmi_avx2_gcm's body (a decrypt of 49-64 blocks is quicker in the short
+;   path's passes, an encrypt is not: measured on Intel).
 ; int mbgcmi_avx2_gcm12_1k(...same...)
 ;   The same with the short path up to SHORT_MAX_1K bytes (the avx2 arch's short1k variant: on
 ;   a core whose vector pipes overlap one pass's GHASH with the next pass's AES rounds by
@@ -557,7 +647,12 @@ mbgcmi_avx2_gcm12_1k:
 global mbgcmi_avx2_gcm12:function hidden
 mbgcmi_avx2_gcm12:
         cmp     r9, SHORT_MAX
+        jbe     .short_aad
+        cmp     r9, SHORT_MAX_1K
         ja      .long
+        test    byte [rsp + 25], 1                      ; tag_len_dec >> 8: decrypt
+        jz      .long
+.short_aad:
         cmp     rcx, SHORT_AAD_MAX
         jbe     gcm12_short                             ; (after mbgcmi_avx2_gcm below)
 .long:
@@ -621,39 +716,25 @@ mbgcmi_avx2_gcm:
         vpaddd  ymm15, ymm15, [YONE]
         lea     r9, [rbx + 15]
         shr     r9, 4                                   ; blocks, the partial one included
-        cmp     dword [rsp + F_DEC], 0
-        jne     .dec_bulk
-        ; encrypt: the first group alone, then each with the previous group's GHASH
         cmp     r9, 16
         jbe     .tail
-        CTR_W   8
-        AES_W   8, 0, 0
-        XOR_STORE 8
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
-        mov     qword [rsp + F_PEND], 1
-.enc_loop:
-        cmp     r9, 16
-        jbe     .tail
-        CTR_W   8
-        AES_W   8, 16, r8 - 256
-        XOR_STORE 8
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
-        jmp     .enc_loop
-.dec_bulk:
-        ; decrypt: each group's input hashed in its own rounds, before its output is stored
-        cmp     r9, 16
-        jbe     .tail
-        CTR_W   8
-        AES_W   8, 16, rcx
-        XOR_STORE 8
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
-        jmp     .dec_bulk
+        movzx   r10d, byte [rsi + 15]
+        and     r10d, 15
+        cmp     r10d, 1
+        jne     .bulk_any                               ; groups do not start at 16m + 2
+        CTR_F_SETUP
+        BULK    CTR_F, .bulk_f_done
+.bulk_f_done:
+        vpaddd  ymm15, ymm15, [YL23]                    ; CTR = the next block's words again
+        vpxor   xmm0, xmm0, xmm0                        ; F_T (key-derived) is done with
+%assign _j 0
+%rep 8
+        vmovdqa [rsp + F_T + 32 * _j], ymm0
+%assign _j _j + 1
+%endrep
+        jmp     .tail
+.bulk_any:
+        BULK    CTR_W8, .tail
 .tail:
         mov     r13, r9                                 ; t (0 only for an empty message)
         mov     r12, rbx
@@ -858,7 +939,7 @@ mbgcmi_avx2_gcm:
 .out:
         vpxor   xmm0, xmm0, xmm0                        ; wipe the frame: E_K(J0), ZK, the
 %assign _w 0                                            ; bounce and staging slots
-%rep GFRAME / 32
+%rep F_WIPE / 32
         vmovdqa [rsp + 32 * _w], ymm0
 %assign _w _w + 1
 %endrep
@@ -866,9 +947,10 @@ mbgcmi_avx2_gcm:
         FRAME_LEAVE
 
 ; ---------------------------------------------------------------------------------------------
-; The short path of mbgcmi_avx2_gcm12: len <= SHORT_MAX (48 blocks; gcm12_1k: SHORT_MAX_1K, 64)
-; and aad_len <= SHORT_AAD_MAX, the arguments as mbgcmi_avx2_gcm12's. A short message's cost
-; is its fixed part, so up to 16 blocks everything runs in one AES pass and one GHASH reduction:
+; The short path of mbgcmi_avx2_gcm12: len <= SHORT_MAX (48 blocks; its decrypts and gcm12_1k:
+; SHORT_MAX_1K, 64) and aad_len <= SHORT_AAD_MAX, the arguments as mbgcmi_avx2_gcm12's. A
+; short message's cost is its fixed part, so up to 16 blocks everything runs in one AES pass
+; and one GHASH reduction:
 ;   - E_K(J0) is block 0 of the pass: ymm j holds the counter blocks J0 + 2j, J0 + 2j + 1
 ;     (j < Q = t/2 + 1, t = the message's blocks), so lane 0 of ymm0 ends as E_K(J0) and the
 ;     key stream of message block c sits in lane (c + 1) % 2 of ymm (c + 1) / 2. The blocks
