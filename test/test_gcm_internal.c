@@ -350,6 +350,9 @@ static void ops_kernels(void **state)
                 ctr0[12] = ctr0[13] = ctr0[14] = 0xFF;
                 ctr0[15] = (uint8_t)(0xFF - tu_rng_below(&r, 2 * MAXB));
             }
+            if (it % 3 == 1) { /* 2 mod 16: the avx2 groups' xor-offset counters (CTR_F) */
+                ctr0[15] = (uint8_t)((ctr0[15] & 0xF0) | 2);
+            }
             memcpy(cbs, ctr0, 16);
             for (size_t i = 1; i < nb; i++) {
                 memcpy(cbs + 16 * i, cbs + 16 * (i - 1), 16);

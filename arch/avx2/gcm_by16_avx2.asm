@@ -125,7 +125,11 @@ SMASK:          times 32 db 0xFF
 %define F_EK0   32              ; 16: E_K(J0) (gcm)
 %define F_B0    48              ; 16: bounce slot (input)
 %define F_B1    64              ; 16: bounce slot (output)
-%define FRAME   96
+%define F_SA    288             ; 32: BE(A), the next group's base (CTR_F; public; after the
+                                ; gcm body's slots)
+%define F_T     320             ; 256: ZK ^ the counter offsets of each pair (CTR_F_SETUP;
+                                ; wiped once the groups are done)
+%define FRAME   F_T + 256
 
 section .text
 
@@ -316,6 +320,95 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         ret
 
 ; ---------------------------------------------------------------------------------------------
+; Groups of 16 blocks with counters from an xor-offset table. When a run's first counter word c0
+; is 2 mod 16 (a message with a 12-byte IV: c0 = 2; a ctr kernel call after whole groups of
+; one), every group's counters are A + 2 .. A + 17 with A a multiple of 16, so blocks 2j, 2j+1
+; (j < 7) have the words A ^ r and blocks 14, 15 the words (A + 16) ^ r, r < 16: an xor with
+; the offset r never carries. CTR_F_SETUP folds the offsets into ZK once (F_T row j: ZK ^ the
+; offsets of blocks 2j, 2j+1), so a group's counter blocks after round 0 take 10 vector
+; operations instead of CTR_W 8's 24: B_j = BE(A) ^ F_T[j] (j < 7), B_7 = BE(A + 16) ^ F_T[7],
+; and BE(A + 16) is the next group's BE(A) (F_SA). CTR holds A in both lanes meanwhile;
+; CTR_F_DONE adds 2, 3 back (YL23) and wipes F_T. Any other c0 takes CTR_W 8.
+; CTR_F_CHECK byte, v, label: jump to label unless byte (the last of a counter block, public
+; memory) is v mod 16; clobbers r10.
+%macro CTR_F_CHECK 3
+        movzx   r10d, %1
+        and     r10d, 15
+        cmp     r10d, %2
+        jne     %3
+%endmacro
+%macro CTR_F_SETUP 0
+        vpsubd  ymm15, ymm15, [YL23]                    ; A = c0 - 2 in both lanes
+        vpshufb ymm0, ymm15, ymm14
+        vmovdqa [rsp + F_SA], ymm0
+        vmovdqa ymm1, [rsp + F_ZK]
+%assign _j 0
+%rep 8
+        vpxor   ymm0, ymm1, [ROFF + 32 * _j]
+        vmovdqa [rsp + F_T + 32 * _j], ymm0
+%assign _j _j + 1
+%endrep
+%endmacro
+%macro CTR_F 0
+        vpaddd  ymm15, ymm15, [Y16]                     ; A + 16, the next group's A
+        vpshufb ymm7, ymm15, ymm14
+        vmovdqa ymm0, [rsp + F_SA]                      ; BE(A)
+        vmovdqa [rsp + F_SA], ymm7
+%assign _j 1
+%rep 6
+        vpxor   ymm %+ _j, ymm0, [rsp + F_T + 32 * _j]
+%assign _j _j + 1
+%endrep
+        vpxor   ymm7, ymm7, [rsp + F_T + 32 * 7]
+        vpxor   ymm0, ymm0, [rsp + F_T]
+%endmacro
+%macro CTR_F_DONE 0
+        vpaddd  ymm15, ymm15, [YL23]                    ; CTR = the next block's words again
+        vpxor   xmm0, xmm0, xmm0                        ; F_T (key-derived) is done with
+%assign _j 0
+%rep 8
+        vmovdqa [rsp + F_T + 32 * _j], ymm0
+%assign _j _j + 1
+%endrep
+%endmacro
+%macro CTR_W8 0
+        CTR_W   8
+%endmacro
+%macro GROUP_ADVANCE 0
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+%endmacro
+; GROUPS_ENC ctr, jcc, exit: encrypt whole groups (r9 >= 16 on entry) with counter blocks from
+; ctr, software-pipelined: the first group alone, then each with the previous group's output
+; hashed in its rounds, until "cmp r9, 16; jcc exit" leaves; one group's GHASH is left over.
+%macro GROUPS_ENC 3
+        %1
+        AES_W   8, 0, 0
+        XOR_STORE 8
+        GROUP_ADVANCE
+%%loop:
+        cmp     r9, 16
+        %2      %3
+        %1
+        AES_W   8, 16, r8 - 256
+        XOR_STORE 8
+        GROUP_ADVANCE
+        jmp     %%loop
+%endmacro
+; GROUPS_DEC ctr, jcc: decrypt whole groups, each group's input hashed in its own rounds before
+; its output is stored (in == out allowed), while "cmp r9, 16; jcc" repeats
+%macro GROUPS_DEC 2
+%%loop:
+        %1
+        AES_W   8, 16, rcx
+        XOR_STORE 8
+        GROUP_ADVANCE
+        cmp     r9, 16
+        %2      %%loop
+%endmacro
+
+; ---------------------------------------------------------------------------------------------
 ; CTR_LOOP dec: CTR + GHASH over r9 full blocks from rcx to r8 (both advanced); CTR/ZK set up,
 ; S in xmm10, eax = rounds, ymm14 = BSWAP.
 %macro CTR_LOOP 1
@@ -323,22 +416,14 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         ; encrypt: software-pipelined, the previous group's output hashed in this group's rounds
         cmp     r9, 16
         jb      %%t8
-        CTR_W   8
-        AES_W   8, 0, 0
-        XOR_STORE 8
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
-%%loop:
-        cmp     r9, 16
-        jb      %%drain
-        CTR_W   8
-        AES_W   8, 16, r8 - 256
-        XOR_STORE 8
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
-        jmp     %%loop
+        CTR_F_CHECK byte [rsi + 15], 2, %%enc_any
+        CTR_F_SETUP
+        GROUPS_ENC CTR_F, jb, %%enc_f_done
+%%enc_f_done:
+        CTR_F_DONE
+        jmp     %%drain
+%%enc_any:
+        GROUPS_ENC CTR_W8, jb, %%drain
 %%drain:
         GH_GROUP 16, r8 - 256
 %%t8:
@@ -375,16 +460,15 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         dec     r9
 %else
         ; decrypt: each group's input is hashed in its own rounds, before its output is stored
-%%loop:
         cmp     r9, 16
         jb      %%t8
-        CTR_W   8
-        AES_W   8, 16, rcx
-        XOR_STORE 8
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
-        jmp     %%loop
+        CTR_F_CHECK byte [rsi + 15], 2, %%dec_any
+        CTR_F_SETUP
+        GROUPS_DEC CTR_F, jae
+        CTR_F_DONE
+        jmp     %%t8
+%%dec_any:
+        GROUPS_DEC CTR_W8, jae
 %%t8:
         cmp     r9, 8
         jb      %%t2
@@ -447,79 +531,6 @@ mbgcmi_avx2_ctr_dec:
         CTR_FN  1
 
 ; ---------------------------------------------------------------------------------------------
-; The groups of mbgcmi_avx2_gcm's body. When the message's first counter word c0 is 2 mod 16 (a
-; 12-byte IV: c0 = 2), every group's counters are A + 2 .. A + 17 with A a multiple of 16, so
-; blocks 2j, 2j+1 (j < 7) have the words A ^ r and blocks 14, 15 the words (A + 16) ^ r, r < 16:
-; an xor with the offset r never carries. CTR_F_SETUP folds the offsets into ZK once (F_T row
-; j: ZK ^ the offsets of blocks 2j, 2j+1), so a group's counter blocks after round 0 cost two
-; shuffles less than one per block: B_j = BE(A) ^ F_T[j] (j < 7), B_7 = BE(A + 16) ^ F_T[7],
-; and BE(A + 16) is the next group's BE(A) (F_SA). CTR holds A in both lanes meanwhile; the
-; exit adds 2, 3 back (YL23). Any other c0 (a hashed IV) takes CTR_W 8.
-%macro CTR_F_SETUP 0
-        vpsubd  ymm15, ymm15, [YL23]                    ; A = c0 - 2 in both lanes
-        vpshufb ymm0, ymm15, ymm14
-        vmovdqa [rsp + F_SA], ymm0
-        vmovdqa ymm1, [rsp + F_ZK]
-%assign _j 0
-%rep 8
-        vpxor   ymm0, ymm1, [ROFF + 32 * _j]
-        vmovdqa [rsp + F_T + 32 * _j], ymm0
-%assign _j _j + 1
-%endrep
-%endmacro
-%macro CTR_F 0
-        vpaddd  ymm15, ymm15, [Y16]                     ; A + 16, the next group's A
-        vpshufb ymm7, ymm15, ymm14
-        vmovdqa ymm0, [rsp + F_SA]                      ; BE(A)
-        vmovdqa [rsp + F_SA], ymm7
-%assign _j 1
-%rep 6
-        vpxor   ymm %+ _j, ymm0, [rsp + F_T + 32 * _j]
-%assign _j _j + 1
-%endrep
-        vpxor   ymm7, ymm7, [rsp + F_T + 32 * 7]
-        vpxor   ymm0, ymm0, [rsp + F_T]
-%endmacro
-%macro CTR_W8 0
-        CTR_W   8
-%endmacro
-; BULK ctr, exit: the groups while more than 16 blocks remain (r9 > 16 on entry), counter
-; blocks from ctr; encrypting, the first group alone, then each with the previous group's
-; GHASH (F_PEND: one is left for the tail); decrypting, each group's input hashed in its own
-; rounds, before its output is stored. Then jump to exit.
-%macro BULK 2
-        cmp     dword [rsp + F_DEC], 0
-        jne     %%dec
-        %1
-        AES_W   8, 0, 0
-        XOR_STORE 8
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
-        mov     qword [rsp + F_PEND], 1
-%%enc:
-        cmp     r9, 16
-        jbe     %2
-        %1
-        AES_W   8, 16, r8 - 256
-        XOR_STORE 8
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
-        jmp     %%enc
-%%dec:
-        %1
-        AES_W   8, 16, rcx
-        XOR_STORE 8
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
-        cmp     r9, 16
-        ja      %%dec
-        jmp     %2
-%endmacro
-
-; ---------------------------------------------------------------------------------------------
 ; void mbgcmi_avx2_gcm(k, j0, aad, aad_len, in, len, out, tag, decrypt)
 ;   rdi k, rsi j0, rdx aad, rcx aad_len, r8 in, r9 len, [rbp+16] out, [rbp+24] tag,
 ;   [rbp+32] decrypt. Limits as validated by the API (len <= 2^36-32, aad_len < 2^61).
@@ -548,11 +559,8 @@ mbgcmi_avx2_ctr_dec:
 %define F_J0    240             ; 16: gcm12: J0 = IV || 00 00 00 01 (rsi points here)
 %define F_ETAG  256             ; 16: gcm12 decrypt: the expected tag, zero-padded
 %define F_TLEN  272             ; 8: gcm12: tag_len
-%define F_WIPE  288             ; the slots below are wiped at the exit
-%define F_SA    288             ; 32: BE(A), the next group's base (CTR_F; public)
-%define F_T     320             ; 256: ZK ^ the counter offsets of each pair (CTR_F_SETUP;
-                                ; wiped once the groups are done)
-%define GFRAME  576
+%define F_WIPE  288             ; the slots below are wiped at the exit (F_T before: CTR_F_DONE)
+%define GFRAME  F_T + 256
 
 ; TIO j: after the tail pass, ymm j: a full pair (j < fp: r9) is xored and stored in place;
 ; j == fp parks its key stream in F_KS and ends the walk (.tio_done)
@@ -718,23 +726,24 @@ mbgcmi_avx2_gcm:
         shr     r9, 4                                   ; blocks, the partial one included
         cmp     r9, 16
         jbe     .tail
-        movzx   r10d, byte [rsi + 15]
-        and     r10d, 15
-        cmp     r10d, 1
-        jne     .bulk_any                               ; groups do not start at 16m + 2
+        CTR_F_CHECK byte [rsi + 15], 1, .bulk_any       ; J0's last byte (c0 = J0 + 1)
         CTR_F_SETUP
-        BULK    CTR_F, .bulk_f_done
+        cmp     dword [rsp + F_DEC], 0
+        jne     .dec_f
+        mov     qword [rsp + F_PEND], 1                 ; the last group's GHASH: in the tail
+        GROUPS_ENC CTR_F, jbe, .bulk_f_done
+.dec_f:
+        GROUPS_DEC CTR_F, ja
 .bulk_f_done:
-        vpaddd  ymm15, ymm15, [YL23]                    ; CTR = the next block's words again
-        vpxor   xmm0, xmm0, xmm0                        ; F_T (key-derived) is done with
-%assign _j 0
-%rep 8
-        vmovdqa [rsp + F_T + 32 * _j], ymm0
-%assign _j _j + 1
-%endrep
+        CTR_F_DONE
         jmp     .tail
 .bulk_any:
-        BULK    CTR_W8, .tail
+        cmp     dword [rsp + F_DEC], 0
+        jne     .dec_any
+        mov     qword [rsp + F_PEND], 1
+        GROUPS_ENC CTR_W8, jbe, .tail
+.dec_any:
+        GROUPS_DEC CTR_W8, ja
 .tail:
         mov     r13, r9                                 ; t (0 only for an empty message)
         mov     r12, rbx
