@@ -146,7 +146,12 @@ section .text
 ; GH_STEP s, m, src: step s of hashing an m-block group (m = 1, 2, 8 or 16) at memory src
 ; (byte order) with H^m..H^1: steps 0..m/2-1 hash one block pair each, step m/2 reduces,
 ; later steps do nothing, so the steps can ride between AES rounds. m = 1: step 0 hashes the
-; single block (xmm), step 1 reduces.
+; single block (xmm), step 1 reduces. m >= 8: the pairs go two by two, X (even step, kept in
+; ymm11) and Y (odd step, ymm13, the round key register, free until the next round): each
+; step adds its LO and HI products, and the odd step forms both pairs' Karatsuba operands at
+; once, [X.lo ^ X.hi, Y.lo ^ Y.hi] per lane from two unpacks and one xor (three operations
+; where two VPSHUFD and two VPXOR did it), and multiplies qword 0 by X's HKAR and qword 1 by
+; Y's (HKAR holds lo ^ hi in both qwords).
 %macro GH_STEP 3
 %if (%2) == 1
  %if (%1) == 0
@@ -157,14 +162,44 @@ section .text
  %elif (%1) == 1
         GHY_REDUCE
  %endif
+%elif (%2) == 2 && (%1) == 0
+        vmovdqu    ymm11, [%3]
+        vpshufb    ymm11, ymm11, ymm14
+        vpxor      ymm11, ymm11, ymm10                  ; S joins block 0 (high lane of S is 0)
+        GHY_FIRST  y, ymm11, [rdi + HPOW(2)], [rdi + HKAR(2)]
 %elif (%1) < (%2) / 2
+ %assign _a (%2) - 2 * (%1)
+ %if ((%1) % 2) == 0
         vmovdqu    ymm11, [%3 + 32 * (%1)]
         vpshufb    ymm11, ymm11, ymm14
- %if (%1) == 0
+  %if (%1) == 0
         vpxor      ymm11, ymm11, ymm10                  ; S joins block 0 (high lane of S is 0)
-        GHY_FIRST  y, ymm11, [rdi + HPOW(%2)], [rdi + HKAR(%2)]
+        vpclmulqdq ymm8, ymm11, [rdi + HPOW(_a)], 0x00
+        vpclmulqdq ymm10, ymm11, [rdi + HPOW(_a)], 0x11
+  %else
+        vpclmulqdq ymm12, ymm11, [rdi + HPOW(_a)], 0x00
+        vpxor      ymm8, ymm8, ymm12
+        vpclmulqdq ymm12, ymm11, [rdi + HPOW(_a)], 0x11
+        vpxor      ymm10, ymm10, ymm12
+  %endif
  %else
-        GHY_NEXT   y, ymm11, [rdi + HPOW((%2) - 2 * (%1))], [rdi + HKAR((%2) - 2 * (%1))]
+        vmovdqu    ymm13, [%3 + 32 * (%1)]
+        vpshufb    ymm13, ymm13, ymm14
+        vpclmulqdq ymm12, ymm13, [rdi + HPOW(_a)], 0x00
+        vpxor      ymm8, ymm8, ymm12
+        vpclmulqdq ymm12, ymm13, [rdi + HPOW(_a)], 0x11
+        vpxor      ymm10, ymm10, ymm12
+        vpunpcklqdq ymm12, ymm11, ymm13
+        vpunpckhqdq ymm11, ymm11, ymm13
+        vpxor      ymm12, ymm12, ymm11
+  %if (%1) == 1
+        vpclmulqdq ymm9, ymm12, [rdi + HKAR(_a + 2)], 0x00
+  %else
+        vpclmulqdq ymm11, ymm12, [rdi + HKAR(_a + 2)], 0x00
+        vpxor      ymm9, ymm9, ymm11
+  %endif
+        vpclmulqdq ymm11, ymm12, [rdi + HKAR(_a)], 0x11
+        vpxor      ymm9, ymm9, ymm11
  %endif
 %elif (%1) == (%2) / 2
         GHY_REDUCE
