@@ -41,7 +41,9 @@
    with 32-64 bytes of AAD) and 14-20% off by16's at 192-256; decrypts of 1-16 bytes 4-8%; an
    encrypt of 16 bytes took 4-6% more. From 320 bytes it is level with by16 encrypting (13%
    behind at 400-512 bytes) and ahead decrypting (18% at 320 bytes, 5-8% at 512), where it
-   hashes its input during the AES pass. Lengths are public. */
+   hashes its input during the AES pass. GMAC calls (no message) with up to 64 bytes of AAD go
+   there too: 4-10% less time than the avx2 short path with no AAD, 7-17% at 8-16 bytes,
+   12-25% at 32-64. Lengths are public. */
 #define SMALL12_MAX 144
 #define SMALL12_AAD_MAX 64 /* (over 16 bytes the short path hashes the first blocks at entry) */
 #ifndef BY16_SMALL_ENC_MAX
@@ -59,6 +61,9 @@ static int gcm12_by16(const struct mbgcmi_key *k, const uint8_t *iv, const uint8
         (aad_len <= 16 ? len > (dec ? 0u : 16u)
                        : len > 16 && aad_len <= SMALL_WIDE_AAD_MAX &&
                              len + aad_len <= SMALL_WIDE_AAD_SPAN)) {
+        return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
+    }
+    if (len == 0 && aad_len <= SMALL_WIDE_AAD_MAX) { /* GMAC: the AAD and L in one reduction */
         return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
     }
     if (len <= SMALL12_MAX && aad_len <= SMALL12_AAD_MAX) {
