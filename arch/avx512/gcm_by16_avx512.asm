@@ -407,6 +407,8 @@ mbgcmi_avx512_gcm:
         xor     r14d, r14d                              ; mode: full tag to tag[16]
 .common:
         mov     [rsp + GF_MODE], r14                    ; (r14 is reused below)
+        test    rbx, rbx
+        jz      .gmac
         ; the final GHASH reads H^(F+1) .. H^1 at HPOW(F+1) (F = the tail's blocks, or 16
         ; when the message ends on a 256-byte boundary): fetch those lines now, so that a
         ; key not in L1 (many keys in turn) costs no miss on the critical path at the end
@@ -508,6 +510,26 @@ mbgcmi_avx512_gcm:
         GH_MS   zmm8, 4, 0
 .hashed:
         GH_W_REDUCE_SB
+        TAG_OUT
+        CLEAR_VREGS zmm
+        FRAME_LEAVE
+.gmac:
+        ; no message (GMAC): E_K(J0) first, its rounds under the hashing; the length block
+        ; joins the AAD's last chunk as one more block (one reduction, not two in a row)
+        vmovdqu64 xmm15, [r12]
+        AES_W   0, 0, 1                                 ; J0 alone
+        mov     rbx, r11
+        shl     rbx, 3
+        vmovq   xmm12, rbx
+        vpslldq xmm12, xmm12, 8                         ; L = {0, aad bits} (V form)
+        mov     ebx, 1
+        mov     r9, r11
+        GHASH_AAD r10, r9, rdx, rax, rbx
+        test    ebx, ebx
+        jz      .gmac_tag
+        vpshufb xmm12, xmm12, xmm13                     ; L alone (the AAD filled its chunks)
+        GHASH1  xmm12
+.gmac_tag:
         TAG_OUT
         CLEAR_VREGS zmm
         FRAME_LEAVE
