@@ -6,9 +6,12 @@
  *   - the textbook GCM reference itself against OpenSSL (so the checks below can trust it);
  *   - 32-bit counter wrap through mbgcmi_gcm_crypt_j0 with every supported arch's op table
  *     (J0 low word 0xFFFFFFF0 / 0xFFFFFFFE / 0xFFFFFFFF, 40 blocks and odd lengths) against
- *     the textbook GCM, which wraps mod 2^32 without carrying into the upper 96 bits;
+ *     the textbook GCM, which wraps mod 2^32 without carrying into the upper 96 bits
+ *     (and J0 low nibbles 1, where the avx2 body's groups take their xor-offset counters);
+ *   - GMAC (no message) per arch at every AAD length around the chunk edges of 31/32 blocks
+ *     and their multiples, 12- and 16-byte IVs, tags against OpenSSL, tampered tags failing;
  *   - the op-table kernels one by one (block, ghash, ctr_enc/ctr_dec incl. the counter they
- *     leave behind) per arch;
+ *     leave behind, also from counters 2 mod 16) per arch;
  *   - J0 for IV lengths 1..300 (mbgcmi_gcm_j0) per arch against the textbook;
  *   - the bitsliced S-box against the FIPS-197 table (all 256 values), key expansion against a
  *     textbook FIPS-197 expansion and across arches and their variants (byte-identical
@@ -299,6 +302,74 @@ static void counter_wrap(void **state)
     free(ref);
     free(out);
     tu_print_arch_counts("counter-wrap cases", count);
+}
+
+/* ---- GMAC (no message) at the AAD's chunk edges ---------------------------------------------- */
+/* The whole-message kernels hash a GMAC call's length block with the AAD's last chunk when that
+   chunk has at most 31 blocks (arch/avx512/gcm_wide.inc, GHASH_AAD's length-block form), and
+   alone when the AAD fills its chunks of 32 blocks; the one-shot routing sends short AAD to the
+   short-message kernel. Every AAD length around those edges, per arch, 12- and 16-byte IVs
+   (the second through J0 = GHASH(IV)), every key size: tags against OpenSSL, a decrypt that
+   verifies, one with a flipped tag bit that fails. */
+static void gmac_aad_edges(void **state)
+{
+    (void)state;
+    static const size_t lens[] = {0,   1,   15,  16,  17,   63,   64,   65,   80,   255,
+                                  256, 257, 479, 480, 481,  495,  496,  497,  511,  512,
+                                  513, 527, 528, 529, 1007, 1008, 1009, 1023, 1024, 1025,
+                                  1535, 1536, 1537, 2047, 2048, 2049, 4096 + 5};
+    static const size_t ivls[] = {12, 16};
+    tu_rng r;
+    tu_rng_init(&r, "gmac_aad_edges");
+    uint64_t count[MBGCMI_MAX_ARCHES] = {0};
+    enum { MAXA = 4096 + 5 };
+    uint8_t *aad = tu_xmalloc(MAXA);
+    for (size_t kl = 16; kl <= 32; kl += 8) {
+        uint8_t raw[32];
+        tu_rng_fill(&r, raw, kl);
+        mbgcm_key keys[MBGCMI_MAX_ARCHES];
+        for (int a = 0; a < n_arches; a++) {
+            mbgcmi_key_expand(&keys[a], raw, kl, tu_arch(arches[a]));
+        }
+        for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+            for (size_t vi = 0; vi < 2; vi++) {
+                const size_t al = lens[li], ivl = ivls[vi];
+                uint8_t iv[16], want[16], tag[16];
+                tu_rng_fill(&r, iv, ivl);
+                tu_rng_fill(&r, aad, al);
+                assert_int_equal(tu_ossl_gcm_encrypt(raw, kl, iv, ivl, al ? aad : NULL, al,
+                                                     NULL, 0, NULL, want, 16),
+                                 0);
+                for (int a = 0; a < n_arches; a++) {
+                    const struct mbgcmi_arch *ops = tu_arch(arches[a]);
+                    const struct mbgcmi_key *k = mbgcmi_key_c(&keys[a]);
+                    char ctx[96];
+                    snprintf(ctx, sizeof ctx, "arch=%s key=%zu iv=%zu aad=%zu",
+                             tu_arch_name(arches[a]), kl * 8, ivl, al);
+                    memset(tag, 0x5A, sizeof tag);
+                    assert_int_equal(mbgcmi_gcm_message(ops, k, iv, ivl, al ? aad : NULL, al,
+                                                        NULL, 0, NULL, tag, 16, 0),
+                                     0);
+                    TU_MEM_EQ(tag, want, 16, "%s: GMAC tag", ctx);
+                    memcpy(tag, want, 16);
+                    assert_int_equal(mbgcmi_gcm_message(ops, k, iv, ivl, al ? aad : NULL, al,
+                                                        NULL, 0, NULL, tag, 16, 1),
+                                     0);
+                    tag[(al + ivl) % 16] ^= (uint8_t)(1u << (al % 8));
+                    if (mbgcmi_gcm_message(ops, k, iv, ivl, al ? aad : NULL, al, NULL, 0, NULL,
+                                           tag, 16, 1) != 1) {
+                        fail_msg("%s: a flipped tag bit verified", ctx);
+                    }
+                    count[arches[a]]++;
+                }
+            }
+        }
+        for (int a = 0; a < n_arches; a++) {
+            mbgcm_key_wipe(&keys[a]);
+        }
+    }
+    free(aad);
+    tu_print_arch_counts("GMAC AAD-edge cases", count);
 }
 
 /* ---- the op-table kernels one by one --------------------------------------------------------------- */
@@ -1129,6 +1200,7 @@ int main(void)
         cmocka_unit_test(util_helpers),
         cmocka_unit_test(textbook_matches_openssl),
         cmocka_unit_test(counter_wrap),
+        cmocka_unit_test(gmac_aad_edges),
         cmocka_unit_test(ops_kernels),
         cmocka_unit_test(j0_all_lengths),
         cmocka_unit_test(sbox_all_values),
