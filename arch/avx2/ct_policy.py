@@ -37,7 +37,9 @@ POLICY = {
                      'F_SLEN (the message length)'),
                     ('rsp', 224, 16, 'gcm: F_DEC (direction), F_MODE (0: full tag out; 1: '
                      'gcm12)'),
-                    ('rsp', 272, 8, 'gcm12: F_TLEN (tag length)')],
+                    ('rsp', 272, 8, 'gcm12: F_TLEN (tag length)'),
+                    ('rsi', 15, 1, 'ctr kernels: the last byte of the counter block; gcm: '
+                     'J0\'s (both from the IV, public): CTR_F_CHECK')],
         declassify=[],
         declassify_setcc=[('mbgcmi_avx2_gcm', {'rdx', 'r10'},
                            'gcm12 decrypt (both paths; the short path follows mbgcmi_avx2_gcm '

@@ -693,7 +693,10 @@ mbgcmi_avx2_gcm12:
         jbe     .short_aad
         cmp     r9, SHORT_MAX_1K
         ja      .long
-        test    byte [rsp + 25], 1                      ; tag_len_dec >> 8: decrypt
+        push    rbp                                     ; the stack arguments as the frame
+        mov     rbp, rsp                                ; sees them: [rbp + 32] = tag_len_dec
+        test    byte [rbp + 33], 1                      ; decrypt
+        pop     rbp
         jz      .long
 .short_aad:
         cmp     rcx, SHORT_AAD_MAX
