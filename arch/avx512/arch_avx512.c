@@ -57,13 +57,11 @@ static int gcm12_by16(const struct mbgcmi_key *k, const uint8_t *iv, const uint8
                       size_t tag_len_dec)
 {
     const int dec = (int)(tag_len_dec >> 8);
-    if (len <= (dec ? BY16_SMALL_DEC_MAX : BY16_SMALL_ENC_MAX) &&
-        (aad_len <= 16 ? len > (dec ? 0u : 16u)
-                       : len > 16 && aad_len <= SMALL_WIDE_AAD_MAX &&
-                             len + aad_len <= SMALL_WIDE_AAD_SPAN)) {
-        return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
-    }
-    if (len == 0 && aad_len <= SMALL_WIDE_AAD_MAX) { /* GMAC: the AAD and L in one reduction */
+    if ((len <= (dec ? BY16_SMALL_DEC_MAX : BY16_SMALL_ENC_MAX) &&
+         (aad_len <= 16 ? len > (dec ? 0u : 16u)
+                        : len > 16 && aad_len <= SMALL_WIDE_AAD_MAX &&
+                              len + aad_len <= SMALL_WIDE_AAD_SPAN)) ||
+        (len == 0 && aad_len <= SMALL_WIDE_AAD_MAX)) { /* GMAC: the AAD and L in one reduction */
         return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
     }
     if (len <= SMALL12_MAX && aad_len <= SMALL12_AAD_MAX) {

@@ -510,6 +510,7 @@ mbgcmi_avx512_gcm:
         GH_MS   zmm8, 4, 0
 .hashed:
         GH_W_REDUCE_SB
+.tag:
         TAG_OUT
         CLEAR_VREGS zmm
         FRAME_LEAVE
@@ -526,13 +527,10 @@ mbgcmi_avx512_gcm:
         mov     r9, r11
         GHASH_AAD r10, r9, rdx, rax, rbx
         test    ebx, ebx
-        jz      .gmac_tag
+        jz      .tag
         vpshufb xmm12, xmm12, xmm13                     ; L alone (the AAD filled its chunks)
         GHASH1  xmm12
-.gmac_tag:
-        TAG_OUT
-        CLEAR_VREGS zmm
-        FRAME_LEAVE
+        jmp     .tag
 
 ; ---------------------------------------------------------------------------------------------
 ; uint64_t mbgcmi_avx512_gcm12_jobs(mbgcm_job *const *jobs, size_t n);
