@@ -113,6 +113,42 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         sub     r9, 16
 %endmacro
 
+; ENC_LAG2 ctr, exit: the whole-group loop of an encrypt, entered after the first group's
+; GROUP_STORE (its GHASH pending in zmm4-7, r9 blocks left, the counter byte in |ctr|). An
+; encrypt's GHASH input is its output, ready only when the group's AES pass ends; hashed under
+; the next group's rounds (as a decrypt's input is), it held that pass back on Intel (by16's
+; loop with the GHASH of the group before last took 3-4% less time for AES-128 at 4-16 KiB,
+; docs/perf.md). So each group is hashed two groups later: the older pending group in zmm8-11
+; (free in an encrypt), the newer in zmm4-7. The second group runs without GHASH; on leaving,
+; the older group is hashed alone and the newer stays pending in zmm4-7, as after the
+; one-group loop; jumps to |exit| with fewer than 16 blocks left.
+%macro ENC_LAG2 2
+        cmp     r9, 16
+        jb      %2
+        CTR_WB  %1
+        AES_W   4, 0
+%%store:
+        vmovdqa64 zmm8, zmm4
+        vmovdqa64 zmm9, zmm5
+        vmovdqa64 zmm10, zmm6
+        vmovdqa64 zmm11, zmm7
+        GROUP_STORE 0
+        cmp     r9, 16
+        jb      %%drain
+        CTR_WB  %1
+%define GH_BASE 8
+        AES_W   4, 1                                    ; with the older group's GHASH
+%undef GH_BASE
+        jmp     %%store
+%%drain:
+        GH_STEP 0, 8
+        GH_STEP 1, 8
+        GH_STEP 2, 8
+        GH_STEP 3, 8
+        GH_STEP 4, 8
+        jmp     %2
+%endmacro
+
 ; ---------------------------------------------------------------------------------------------
 ; CTR_LOOP dec: CTR + GHASH over r9 full blocks from rcx to r8 (advanced); zmm12 = counters
 ; (lanes +0..+3, byte-reflected), S in xmm16, eax = rounds, SETUP done. Leaves zmm12 lane 0 at
@@ -127,6 +163,9 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         GROUP_LOAD %1
         AES_W   4, 0
         GROUP_STORE %1
+%if %1 == 0
+        ENC_LAG2 r11d, %%drain                          ; (encrypt: two groups' lag, below)
+%else
 %%loop16:
         cmp     r9, 16
         jb      %%drain
@@ -135,6 +174,7 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         AES_W   4, 1                                    ; with the previous group's GHASH
         GROUP_STORE %1
         jmp     %%loop16
+%endif
 %%drain:
         CTR_BE_LEAVE
         GH_STEP 0                                       ; hash the last full group
@@ -341,6 +381,11 @@ mbgcmi_avx512_ctr_dec:
         CTR_WB  esi
         GROUP_LOAD %1
         AES_W   4, 0, 1                                 ; the first AES pass: J0 joins it
+%if %1 == 0
+        GROUP_STORE 0
+        mov     r14d, 1                                 ; this group's GHASH is pending
+        ENC_LAG2 esi, %%tail_be
+%else
 %%xor_store:
         GROUP_STORE %1
         mov     r14d, 1                                 ; this group's GHASH is pending
@@ -350,6 +395,7 @@ mbgcmi_avx512_ctr_dec:
         GROUP_LOAD %1
         AES_W   4, 1                                    ; with the pending group's GHASH
         jmp     %%xor_store
+%endif
 %%tail_be:
         CTR_BE_LEAVE
 %%tail:
@@ -653,6 +699,9 @@ mbgcmi_avx512_gcm:
         GROUP_STORE %1
         AAD_HASH
         mov     r14d, 1                                 ; a whole group's GHASH is pending
+%if %1 == 0
+        ENC_LAG2 esi, %%tail
+%else
 %%loop16:
         cmp     r9, 16
         jb      %%tail
@@ -661,6 +710,7 @@ mbgcmi_avx512_gcm:
         AES_W   4, 1
         GROUP_STORE %1
         jmp     %%loop16
+%endif
 %%tail:
         test    bl, bl                                  ; bytes after the whole groups?
         jz      %%no_tail
