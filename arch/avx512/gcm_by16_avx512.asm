@@ -30,7 +30,8 @@
 ;   rdi k  rsi ctr  rdx s  rcx in  r8 out  r9 blocks left  eax rounds  r10 scratch
 ;   zmm0-3   B0..B3  counter blocks -> key stream -> output (4 blocks each)
 ;   zmm4-7   G0..G3  the previous group's GHASH input (byte order until hashed)
-;   zmm8-11  scratch for loads
+;   zmm8-11  decrypt: the group's input, loaded before its pass; encrypt: the older of two
+;            groups waiting for their GHASH (ENC_LAG2), else scratch for loads
 ;   zmm12    CTR     counters of B0's four blocks, byte-reflected (low dword = counter)
 ;   zmm13    BSWAP   zmm14 POLY   zmm16 S (lane 0; other lanes zero)
 ;   zmm15    J0, then E_K(J0) (the whole-message kernels: a fifth chain of the first AES pass)
