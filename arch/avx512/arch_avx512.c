@@ -43,33 +43,12 @@
    behind at 400-512 bytes) and ahead decrypting (18% at 320 bytes, 5-8% at 512), where it
    hashes its input during the AES pass. GMAC calls (no message) with up to 64 bytes of AAD go
    there too: 4-10% less time than the avx2 short path with no AAD, 7-17% at 8-16 bytes,
-   12-25% at 32-64. Lengths are public. */
-#define SMALL12_MAX 144
+   12-25% at 32-64. Lengths are public. The choice is made in asm
+   (gcm_small_avx512.asm, mbgcmi_avx512_by16_whole12, whose BY16_ENC_MAX / BY16_DEC_MAX are
+   the two limits below): as a C function it cost about 0.8 ns per call. */
 #define SMALL12_AAD_MAX 64 /* (over 16 bytes the short path hashes the first blocks at entry) */
-#ifndef BY16_SMALL_ENC_MAX
 #define BY16_SMALL_ENC_MAX 256
-#endif
-#ifndef BY16_SMALL_DEC_MAX
 #define BY16_SMALL_DEC_MAX 512
-#endif
-static int gcm12_by16(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
-                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                      size_t tag_len_dec)
-{
-    const int dec = (int)(tag_len_dec >> 8);
-    if ((len <= (dec ? BY16_SMALL_DEC_MAX : BY16_SMALL_ENC_MAX) &&
-         (aad_len <= 16 ? len > (dec ? 0u : 16u)
-                        : len > 16 && aad_len <= SMALL_WIDE_AAD_MAX &&
-                              len + aad_len <= SMALL_WIDE_AAD_SPAN)) ||
-        (len == 0 && aad_len <= SMALL_WIDE_AAD_MAX)) { /* GMAC: the AAD and L in one reduction */
-        return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
-    }
-    if (len <= SMALL12_MAX && aad_len <= SMALL12_AAD_MAX) {
-        return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
-    }
-    return mbgcmi_avx512_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
-}
-
 /* The by32 variant's whole12: up to 512 bytes with at most 16 bytes of AAD, or with wide AAD
    as above, through the short-message zmm kernel (one pass, nothing on the stack), the rest
    through by32 (the by32h variant shares it). On the
@@ -113,7 +92,7 @@ static const struct mbgcmi_gcm_ops ops = {
     .ctr_enc = mbgcmi_avx512_ctr_enc,
     .ctr_dec = mbgcmi_avx512_ctr_dec,
     .whole = mbgcmi_avx512_gcm,
-    .whole12 = gcm12_by16,
+    .whole12 = mbgcmi_avx512_by16_whole12,
     .jobs12 = mbgcmi_avx512_gcm12_jobs,
     .jobs12_enc_from = BY16_SMALL_ENC_MAX + 1,
     .jobs12_dec_from = BY16_SMALL_DEC_MAX + 1,

@@ -92,8 +92,10 @@ POLICY = {
         flag_regs={
             'rdi': 'k', 'rdx': 'aad, then the power pointer HPOW(t + 2) (from len)',
             'rcx': 'aad_len, then nz and the last zmm\'s bytes (from len)', 'r8': 'in',
-            'r9': 'len', 'r10': 'out', 'r11': 'tag', 'rsi': 'iv, then tag_len | decrypt << 8',
-            'rax': 'rounds, masks from lengths, scratch', 'rsp': 'stack pointer'},
+            'r9': 'len', 'r10': 'out; by16_whole12: a length limit', 'r11': 'tag; '
+            'by16_whole12: a length limit', 'rsi': 'iv, then tag_len | decrypt << 8',
+            'rax': 'rounds, masks from lengths, scratch; by16_whole12: len + aad_len',
+            'rsp': 'stack pointer'},
         public_mem=[KEY_ROUNDS, ('rsp', 8, 24, 'stack arguments 7..9 (out, tag, tag_len | '
                                  'decrypt << 8): no frame')],
         declassify=[],

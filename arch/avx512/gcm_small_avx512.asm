@@ -268,6 +268,62 @@ section .text
         jmp     .final
 %endmacro
 
+; int mbgcmi_avx512_by16_whole12(...as mbgcmi_avx512_small12...)
+;   The by16 variant's whole12 (struct mbgcmi_gcm_ops.whole12, arch_avx512.c): a dispatch on
+;   the public lengths and direction, then a tail jump, no frame. To mbgcmi_avx512_small12:
+;   encrypts of 17..BY16_ENC_MAX bytes and decrypts of 1..BY16_DEC_MAX with at most 16 bytes
+;   of AAD, or of more than 16 bytes with 17..64 bytes of AAD while len + aad_len <= 464 (the
+;   key's 32 powers), and GMAC calls (len 0) with at most 64 bytes of AAD; other messages of at
+;   most 144 bytes with at most 64 bytes of AAD to the avx2 arch's short path
+;   (mbgcmi_avx2_gcm12: one ymm pass, less fixed cost for a block or less); the rest to
+;   mbgcmi_avx512_gcm12 (by16). The thresholds were measured on the Intel Xeon guest
+;   (arch_avx512.c, docs/perf.md). As a C function with a sibling call, the same choice cost
+;   about 0.8 ns per call there (the compiler saved two registers and copied the three stack
+;   arguments onto themselves).
+;   Register use: rax (len + aad_len), r10 / r11 (the direction's limits): public values.
+%define BY16_ENC_MAX 256
+%define BY16_DEC_MAX 512
+extern mbgcmi_avx2_gcm12
+extern mbgcmi_avx512_gcm12
+global mbgcmi_avx512_by16_whole12:function hidden
+mbgcmi_avx512_by16_whole12:
+        mov     r10d, 16                                ; encrypt: from 17 bytes
+        mov     r11d, BY16_ENC_MAX
+        test    byte [rsp + 25], 1                      ; tag_len_dec bit 8: decrypt
+        jz      .w_dir
+        xor     r10d, r10d                              ; decrypt: from 1 byte
+        mov     r11d, BY16_DEC_MAX
+.w_dir:
+        test    r9, r9
+        jz      .w_gmac
+        cmp     r9, r11
+        ja      .w_other
+        cmp     rcx, 16
+        ja      .w_wide
+        cmp     r9, r10
+        ja      mbgcmi_avx512_small12
+        jmp     .w_other
+.w_wide:
+        cmp     r9, 16
+        jbe     .w_other
+        cmp     rcx, 64
+        ja      .w_other
+        lea     rax, [r9 + rcx]
+        cmp     rax, 464
+        jbe     mbgcmi_avx512_small12
+        jmp     .w_other
+.w_gmac:
+        cmp     rcx, 64                                 ; GMAC: the AAD and L in one reduction
+        jbe     mbgcmi_avx512_small12
+.w_other:
+        cmp     r9, 144
+        ja      .w_by16
+        cmp     rcx, 64
+        ja      .w_by16
+        jmp     mbgcmi_avx2_gcm12 wrt ..plt
+.w_by16:
+        jmp     mbgcmi_avx512_gcm12 wrt ..plt
+
 global mbgcmi_avx512_small12:function hidden
 mbgcmi_avx512_small12:
         mov     eax, 0x0FFF
