@@ -25,8 +25,8 @@
 /* The short-message zmm kernel (gcm_small_avx512.asm) takes at most 512 bytes of message; with
    17..64 bytes of AAD (a QUIC packet's header, say) only while the message and AAD blocks
    together stay within the key's 32 powers (len + aad <= 464 keeps ceil(len / 16) +
-   ceil(aad / 16) <= 30). Every variant's whole12 below stays within these. */
-#define SMALL_MAX 512
+   ceil(aad / 16) <= 30). Every variant's whole12 (gcm_small_avx512.asm) stays within these;
+   the burst routing below uses the AAD limits. */
 #define SMALL_WIDE_AAD_MAX 64
 #define SMALL_WIDE_AAD_SPAN 464
 
@@ -56,22 +56,8 @@
    by32's at 160-256; on the Zen 4 guest 2-17% off by16's at 256-512 bytes. A message of one
    block or less is the exception: its few instructions are quicker at ymm width (encrypt 4%
    on Zen 5, 9-12% on Zen 4, where a zmm operation is two). docs/perf.md, "A kernel for short
-   one-shot messages" and "AMD EPYC Zen 4 guest". */
-static int gcm12_by32(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
-                      size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                      size_t tag_len_dec)
-{
-    if (len <= SMALL_MAX && aad_len <= 16) {
-        if (len <= 16) {
-            return mbgcmi_avx2_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
-        }
-        return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
-    }
-    if (aad_len <= SMALL_WIDE_AAD_MAX && len + aad_len <= SMALL_WIDE_AAD_SPAN) {
-        return mbgcmi_avx512_small12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
-    }
-    return mbgcmi_avx512_by32_gcm12(k, iv, aad, aad_len, in, len, out, tag, tag_len_dec);
-}
+   one-shot messages" and "AMD EPYC Zen 4 guest". In asm (gcm_small_avx512.asm,
+   mbgcmi_avx512_by32_whole12), as by16's. */
 
 /* The by16 variant's bursts (Intel Xeon guest, docs/perf.md): jobs of 145 bytes and more skip
    the four-lane short-job kernel, and up to the lengths above run at once through whole12, the
@@ -155,7 +141,7 @@ static uint64_t jobs12_by32(mbgcm_job *const *jobs, size_t n)
 static const struct mbgcmi_gcm_ops ops_by32 = {
     BY32_OPS_KERNELS,
     .whole = mbgcmi_avx512_by32_gcm,
-    .whole12 = gcm12_by32,
+    .whole12 = mbgcmi_avx512_by32_whole12,
     .jobs12 = jobs12_by32,
     .jobs12_enc_from = BY32_JOBS12_ENC_FROM,
     .jobs12_enc_below = SIZE_MAX,
@@ -192,7 +178,7 @@ static const struct mbgcmi_gcm_ops ops_by32 = {
 static const struct mbgcmi_gcm_ops ops_by32h = {
     BY32_OPS_KERNELS,
     .whole = mbgcmi_avx512_by32_gcm,
-    .whole12 = gcm12_by32,
+    .whole12 = mbgcmi_avx512_by32_whole12,
     .jobs12 = mbgcmi_avx512_gcm12_jobs,
     .jobs12_enc_from = BY32H_JOBS12_ENC_FROM,
     .jobs12_enc_below = BY32H_JOBS12_ENC_BELOW,

@@ -55,6 +55,11 @@ int mbgcmi_avx512_by16_whole12(const struct mbgcmi_key *k, const uint8_t *iv, co
                                size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
                                uint8_t *tag, size_t tag_len_dec);
 
+/* gcm_small_avx512.asm: the by32 and by32h variants' whole12 (arch_avx512.c). */
+int mbgcmi_avx512_by32_whole12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
+                               size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                               uint8_t *tag, size_t tag_len_dec);
+
 /* gcm_x4_avx512.asm: the four-lane kernel (core/group.h's lane-kernel contract). */
 unsigned mbgcmi_avx512_lanes(struct mbgcmi_group *g);
 /* gcm_short_avx512.asm: the short-job kernel (core/group.h, mbgcmi_short_jobs_fn). */
