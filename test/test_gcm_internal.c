@@ -871,7 +871,8 @@ static void hpowers_kernels(void **state)
    first pass of 24 blocks at 513..736); every AAD length 0..16 (cycling; for the avx2
    entries also 17..80 at every length: the short path's wide AAD and past it; for small12 also
    17..64 wherever the message and AAD blocks together are at most 31, as the one-shot routing
-   sends them), every key size and tag length, encrypt and decrypt, out of place and in place,
+   sends them), the by16 and by32 variants' whole12 dispatchers (every route they take) at every
+   length 0..1552 with AAD of 0..80 bytes, every key size and tag length, encrypt and decrypt, out of place and in place,
    against OpenSSL: output and tag, nothing written past the message or the tag, a flipped bit of
    tag, ciphertext or AAD fails the tag (the caller zeroes; the kernel returns 1). */
 typedef int (*whole12_fn)(const struct mbgcmi_key *, const uint8_t *, const uint8_t *, size_t,
@@ -890,6 +891,10 @@ static void whole12_all_lengths(void **state)
                         + ceil(aad / 16) <= 31; 3: also 17..80 at every length */
     } entry[] = {
         {"avx512 small12", "avx512", mbgcmi_avx512_small12, 512, 2},
+        /* the variants' whole12 dispatchers: every route (small12 to its limits, the avx2
+           short path, by16 / by32) at every length and AAD length around the limits */
+        {"avx512 by16 whole12", "avx512", mbgcmi_avx512_by16_whole12, 1552, 3},
+        {"avx512 by32 whole12", "avx512", mbgcmi_avx512_by32_whole12, 1552, 3},
         {"avx512 by32 gcm12", "avx512", mbgcmi_avx512_by32_gcm12, 1552, 1},
         {"avx2 gcm12", "avx2", mbgcmi_avx2_gcm12, 1040, 3},
         {"avx2 gcm12_1k", "avx2", mbgcmi_avx2_gcm12_1k, 1040, 3},
