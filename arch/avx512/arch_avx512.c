@@ -39,15 +39,18 @@
    Intel Xeon guest (docs/perf.md, "Intel Xeon guest against intel-ipsec-mb 2.0.2") the
    short-message kernel took 15-26% off the avx2 short path's time at 32-144 bytes (26-34%
    with 32-64 bytes of AAD) and 14-20% off by16's at 192-256; decrypts of 1-16 bytes 4-8%; an
-   encrypt of 16 bytes took 4-6% more. From 320 bytes it is level with by16 encrypting (13%
-   behind at 400-512 bytes) and ahead decrypting (18% at 320 bytes, 5-8% at 512), where it
-   hashes its input during the AES pass. GMAC calls (no message) with up to 64 bytes of AAD go
+   encrypt of 16 bytes took 4-6% more. Encrypting, it took 9-13% (AES-128) and 4% (AES-256)
+   off by16's time at 257-320 bytes (one whole group and a tail there: by16 reduces the AAD,
+   the group and the tail each on its own); from 336 bytes it is level with by16 (AES-256
+   2-8% behind at 352-384, 11-15% at 400-512: an encrypt's GHASH waits for the whole pass).
+   Decrypting it stays ahead to 512 bytes (18% at 320, 5-8% at 512), where it hashes its input
+   during the AES pass. GMAC calls (no message) with up to 64 bytes of AAD go
    there too: 4-10% less time than the avx2 short path with no AAD, 7-17% at 8-16 bytes,
    12-25% at 32-64. Lengths are public. The choice is made in asm
    (gcm_small_avx512.asm, mbgcmi_avx512_by16_whole12, whose BY16_ENC_MAX / BY16_DEC_MAX are
    the two limits below): as a C function it cost about 0.8 ns per call. */
 #define SMALL12_AAD_MAX 64 /* (over 16 bytes the short path hashes the first blocks at entry) */
-#define BY16_SMALL_ENC_MAX 256
+#define BY16_SMALL_ENC_MAX 320
 #define BY16_SMALL_DEC_MAX 512
 /* The by32 variant's whole12: up to 512 bytes with at most 16 bytes of AAD, or with wide AAD
    as above, through the short-message zmm kernel (one pass, nothing on the stack), the rest
