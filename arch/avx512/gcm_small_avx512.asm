@@ -277,9 +277,9 @@ section .text
 ;   most 144 bytes with at most 64 bytes of AAD to the avx2 arch's short path
 ;   (mbgcmi_avx2_gcm12: one ymm pass, less fixed cost for a block or less); the rest to
 ;   mbgcmi_avx512_gcm12 (by16). The thresholds were measured on the Intel Xeon guest
-;   (arch_avx512.c, docs/perf.md). As a C function with a sibling call, the same choice cost
-;   about 0.8 ns per call there (the compiler saved two registers and copied the three stack
-;   arguments onto themselves).
+;   (arch_avx512.c, docs/perf.md). As a C function with a sibling call (the compiler saved two
+;   registers and copied the three stack arguments onto themselves) the same choice took 1-5%
+;   of a one-shot call of at most 64 bytes there.
 ;   Register use: rax (len + aad_len), r10 / r11 (the direction's limits): public values.
 %define BY16_ENC_MAX 320
 %define BY16_DEC_MAX 512
