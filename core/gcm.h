@@ -19,6 +19,12 @@ extern "C" {
 
 struct mbgcmi_arch;
 
+/* The one-shot operation for a 12-byte IV (struct mbgcmi_gcm_ops.whole12, below), as a
+   function type: the asm entries that are such an operation are declared with it. */
+typedef int mbgcmi_whole12_op(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
+                              size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                              uint8_t *tag, size_t tag_len_dec);
+
 struct mbgcmi_gcm_ops {
     /* out = E_K(in), one block */
     void (*block)(const struct mbgcmi_key *k, const uint8_t in[16], uint8_t out[16]);
@@ -40,9 +46,7 @@ struct mbgcmi_gcm_ops {
     /* Optional: the whole one-shot operation for a 12-byte IV, tag included: encrypt writes
        tag_len bytes; decrypt reads tag_len bytes first and returns 1 when they do not match
        (the caller zeroes out). tag_len_dec = tag_len | decrypt << 8. */
-    int (*whole12)(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
-                   size_t aad_len, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                   size_t tag_len_dec);
+    mbgcmi_whole12_op *whole12;
     /* Optional: n (1..MBGCMI_JOBS12_MAX) validated linear jobs with 12-byte IVs in one call,
        software-pipelined (a job's final GHASH rides in the next job's first AES pass).
        Returns the mask of decrypt jobs whose tag failed; never touches a job's status (the

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gcm.h"
 #include "group.h"
 #include "key.h"
 
@@ -49,16 +50,10 @@ int mbgcmi_avx512_small12(const struct mbgcmi_key *k, const uint8_t *iv, const u
                           size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
                           uint8_t *tag, size_t tag_len_dec);
 
-/* gcm_small_avx512.asm: the by16 variant's whole12 (arch_avx512.c has the routing and why):
-   small12, the avx2 short path or mbgcmi_avx512_gcm12 by the lengths. */
-int mbgcmi_avx512_by16_whole12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
-                               size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
-                               uint8_t *tag, size_t tag_len_dec);
-
-/* gcm_small_avx512.asm: the by32 and by32h variants' whole12 (arch_avx512.c). */
-int mbgcmi_avx512_by32_whole12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
-                               size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
-                               uint8_t *tag, size_t tag_len_dec);
+/* gcm_small_avx512.asm: the variants' whole12 (arch_avx512.c has the routing and why), each
+   choosing small12, the avx2 short path or the variant's own kernel by the lengths: by16's,
+   and by32's (also by32h's). */
+mbgcmi_whole12_op mbgcmi_avx512_by16_whole12, mbgcmi_avx512_by32_whole12;
 
 /* gcm_x4_avx512.asm: the four-lane kernel (core/group.h's lane-kernel contract). */
 unsigned mbgcmi_avx512_lanes(struct mbgcmi_group *g);
