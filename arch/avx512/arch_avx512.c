@@ -39,19 +39,22 @@
    Intel Xeon guest (docs/perf.md, "Intel Xeon guest against intel-ipsec-mb 2.0.2") the
    short-message kernel took 15-26% off the avx2 short path's time at 32-144 bytes (26-34%
    with 32-64 bytes of AAD) and 14-20% off by16's at 192-256; decrypts of 1-16 bytes 4-8%; an
-   encrypt of 16 bytes took 4-6% more. Encrypting, it took 9-13% (AES-128) and 4% (AES-256)
-   off by16's time at 257-320 bytes (one whole group and a tail there: by16 reduces the AAD,
-   the group and the tail each on its own); from 336 bytes it is level with by16 (AES-256
-   2-8% behind at 352-384, 11-15% at 400-512: an encrypt's GHASH waits for the whole pass).
-   Decrypting it stays ahead to 512 bytes (18% at 320, 5-8% at 512), where it hashes its input
-   during the AES pass. GMAC calls (no message) with up to 64 bytes of AAD go
+   encrypt of 16 bytes took 4-6% more. Encrypting, with its key stream made in two or three
+   passes from 193 bytes (each pass's GHASH under the next one's rounds), it took 5-11% off
+   by16's time at 256-512 bytes (by16: one whole group and a tail, the group's GHASH waiting
+   for the group's pass). Decrypting it stays ahead to 512 bytes (18% at 320, 5-8% at 512),
+   where it hashes its input during the AES pass. GMAC calls (no message) with up to 64 bytes
+   of AAD go
    there too: 4-10% less time than the avx2 short path with no AAD, 7-17% at 8-16 bytes,
    12-25% at 32-64. Lengths are public. The choice is made in asm
    (gcm_small_avx512.asm, mbgcmi_avx512_by16_whole12, whose BY16_ENC_MAX / BY16_DEC_MAX are
    the two limits below): as a C function it took 1-5% of a call of at most 64 bytes. */
 #define SMALL12_AAD_MAX 64 /* (over 16 bytes the short path hashes the first blocks at entry) */
-#define BY16_SMALL_ENC_MAX 320
+#define BY16_SMALL_ENC_MAX 512
 #define BY16_SMALL_DEC_MAX 512
+#define BY16_PIPE_ENC_FROM 385
+_Static_assert(BY16_PIPE_ENC_FROM <= BY16_SMALL_ENC_MAX + 1,
+               "burst encrypts below the pipelined call's range are the short kernel's");
 /* The by32 variant's whole12: up to 512 bytes with at most 16 bytes of AAD, or with wide AAD
    as above, through the short-message zmm kernel (one pass, nothing on the stack), the rest
    through by32 (the by32h variant shares it). On the
@@ -67,7 +70,10 @@
    short-message kernel (decrypts of 160-256 bytes 7-15% less time than in the short-job
    kernel, encrypts 1-7% less at 160-192 and 256 bytes and 2-11% more at 200-224; at 144 bytes
    encrypts were 3-7% quicker in the short-job kernel); decrypts of 257..512 bytes too (3-22%
-   less time than by16's pipelined call). Longer jobs wait for the pipelined call. GMAC jobs
+   less time than by16's pipelined call), and encrypts of up to BY16_PIPE_ENC_FROM - 1 bytes
+   (at 336-384 bytes 6-8% less time for AES-128, 2-3% for AES-256; from 400 bytes the
+   pipelined call is as quick or quicker, 4-9% at 512). Longer jobs wait for the pipelined
+   call. GMAC jobs
    run at once through whole12 too, since by16's kernel hashes the length block with the
    AAD's last blocks when there is no message (AAD of 300 bytes 14-16% less time than in the
    pipelined call, 600-1024 bytes 5%, 2048 level). */
@@ -83,7 +89,7 @@ static const struct mbgcmi_gcm_ops ops = {
     .whole = mbgcmi_avx512_gcm,
     .whole12 = mbgcmi_avx512_by16_whole12,
     .jobs12 = mbgcmi_avx512_gcm12_jobs,
-    .jobs12_enc_from = BY16_SMALL_ENC_MAX + 1,
+    .jobs12_enc_from = BY16_PIPE_ENC_FROM,
     .jobs12_dec_from = BY16_SMALL_DEC_MAX + 1,
     .jobs12_gmac = 0,
     .jobs12_enc_below = SIZE_MAX,
