@@ -22,8 +22,9 @@
  *     (k-fold Montgomery products, mont(V(a), hpow[H^k]) = V(a*H^k), Karatsuba halves), and
  *     the hash-key power kernels (portable, xmm, ymm, zmm) against each other on edge and
  *     random H: the same bytes, nothing written outside hpow/hkar;
- *   - the short-message kernels (mbgcmi_avx512_small12 at every length 0..512, the avx2
- *     arch's whole12 entries with short paths of 768 and 1024 bytes at every length 0..1040)
+ *   - the short-message kernels (mbgcmi_avx512_small12 and its split-pass twin small12p at
+ *     every length 0..512, the avx2 arch's whole12 entries with short paths of 768 and 1024
+ *     bytes at every length 0..1040)
  *     and the by32 kernel's whole12 at every length 0..1552 (every tail pass) against OpenSSL,
  *     whatever lengths the one-shot routing sends them;
  *   - the by32 variant's pipelined burst kernel (mbgcmi_avx512_by32_jobs12) on shuffled lists
@@ -864,8 +865,9 @@ static void hpowers_kernels(void **state)
 
 /* ---- the short-message kernels ------------------------------------------------------------ */
 /* The whole12 kernels with a short path, called directly (whatever lengths the one-shot routing
-   gives them): mbgcmi_avx512_small12 for every message length 0..512, mbgcmi_avx2_gcm12 and
-   mbgcmi_avx2_gcm12_1k (short path up to 768 and 1024 bytes) for every length 0..1040 (both sides
+   gives them): mbgcmi_avx512_small12 and _small12p (one pass, up to three passes) for every
+   message length 0..512, mbgcmi_avx2_gcm12 and mbgcmi_avx2_gcm12_1k (short path up to 768 and
+   1024 bytes) for every length 0..1040 (both sides
    of both limits), and mbgcmi_avx512_by32_gcm12 for every length 0..1552 (every tail size,
    1..511 bytes: one to eight zmm in its pass, with no whole group before it, one and two; its
    first pass of 24 blocks at 513..736); every AAD length 0..16 (cycling; for the avx2
@@ -891,6 +893,7 @@ static void whole12_all_lengths(void **state)
                         + ceil(aad / 16) <= 31; 3: also 17..80 at every length */
     } entry[] = {
         {"avx512 small12", "avx512", mbgcmi_avx512_small12, 512, 2},
+        {"avx512 small12p", "avx512", mbgcmi_avx512_small12p, 512, 2},
         /* the variants' whole12 dispatchers: every route (small12 to its limits, the avx2
            short path, by16 / by32) at every length and AAD length around the limits */
         {"avx512 by16 whole12", "avx512", mbgcmi_avx512_by16_whole12, 1552, 3},

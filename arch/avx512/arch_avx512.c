@@ -30,25 +30,24 @@
 #define SMALL_WIDE_AAD_MAX 64
 #define SMALL_WIDE_AAD_SPAN 464
 
-/* One message with a 12-byte IV (struct mbgcmi_gcm_ops.whole12), by16 variant (Intel cores).
-   The short-message zmm kernel takes encrypts of 17..BY16_SMALL_ENC_MAX bytes and decrypts of
-   1..BY16_SMALL_DEC_MAX, with at most 16 bytes of AAD or as wide AAD above; other messages of
-   at most 144 bytes with at most 64 bytes of AAD go through the avx2 arch's short path (one ymm
-   pass with E_K(J0) in it, one aggregated GHASH: less fixed cost than the zmm kernels' entry;
-   every avx512 CPU has what the avx2 arch requires), the rest through the by16 kernel. On the
-   Intel Xeon guest (docs/perf.md, "Intel Xeon guest against intel-ipsec-mb 2.0.2") the
-   short-message kernel took 15-26% off the avx2 short path's time at 32-144 bytes (26-34%
-   with 32-64 bytes of AAD) and 14-20% off by16's at 192-256; decrypts of 1-16 bytes 4-8%; an
-   encrypt of 16 bytes took 4-6% more. Encrypting, with its key stream made in two or three
-   passes from 193 bytes (each pass's GHASH under the next one's rounds), it took 5-11% off
-   by16's time at 256-512 bytes (by16: one whole group and a tail, the group's GHASH waiting
-   for the group's pass). Decrypting it stays ahead to 512 bytes (18% at 320, 5-8% at 512),
-   where it hashes its input during the AES pass. GMAC calls (no message) with up to 64 bytes
-   of AAD go
-   there too: 4-10% less time than the avx2 short path with no AAD, 7-17% at 8-16 bytes,
-   12-25% at 32-64. Lengths are public. The choice is made in asm
-   (gcm_small_avx512.asm, mbgcmi_avx512_by16_whole12, whose BY16_ENC_MAX / BY16_DEC_MAX are
-   the two limits below): as a C function it took 1-5% of a call of at most 64 bytes. */
+/* One message with a 12-byte IV (struct mbgcmi_gcm_ops.whole12), by16 variant (Intel cores). The
+   short-message zmm kernel takes encrypts of 17..BY16_SMALL_ENC_MAX bytes and decrypts of
+   1..BY16_SMALL_DEC_MAX, with at most 16 bytes of AAD or as wide AAD above; other messages of at
+   most 144 bytes with at most 64 bytes of AAD go through the avx2 arch's short path (one ymm pass
+   with E_K(J0) in it, one aggregated GHASH: less fixed cost than the zmm kernels' entry; every
+   avx512 CPU has what the avx2 arch requires), the rest through the by16 kernel. On the Intel Xeon
+   guest (docs/perf.md, "Intel Xeon guest against intel-ipsec-mb 2.0.2") the short-message kernel
+   took 15-26% off the avx2 short path's time at 32-144 bytes (26-34% with 32-64 bytes of AAD) and
+   14-20% off by16's at 192-256; decrypts of 1-16 bytes 4-8%; an encrypt of 16 bytes took 4-6%
+   more. Encrypting from 193 bytes, its small12p entry makes the key stream in two or three passes
+   (each pass's GHASH under the next one's rounds): 9-11% less time than one pass at 256-320 bytes
+   and 3-12% less than by16's at 336-512 (by16: one whole group and a tail, the group's GHASH
+   waiting for the group's pass). Decrypting it stays ahead to 512 bytes (18% at 320, 5-8% at 512),
+   where it hashes its input during the AES pass. GMAC calls (no message) with up to 64 bytes of
+   AAD go there too: 4-10% less time than the avx2 short path with no AAD, 7-17% at 8-16 bytes,
+   12-25% at 32-64. Lengths are public. The choice is made in asm (gcm_small_avx512.asm,
+   mbgcmi_avx512_by16_whole12, whose BY16_ENC_MAX / BY16_DEC_MAX are the two limits below): as a C
+   function it took 1-5% of a call of at most 64 bytes. */
 #define SMALL12_AAD_MAX 64 /* (over 16 bytes the short path hashes the first blocks at entry) */
 #define BY16_SMALL_ENC_MAX 512
 #define BY16_SMALL_DEC_MAX 512

@@ -45,10 +45,9 @@ int mbgcmi_avx512_by32_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, cons
    bytes of message and at most 16 of AAD (arch_avx512.c's jobs12_by32 picks them). */
 void mbgcmi_avx512_by32_jobs12(mbgcm_job *const *jobs, size_t n);
 /* gcm_small_avx512.asm: whole12 for messages of at most 512 bytes with at most 16 bytes of
-   AAD, one pass of zmm, nothing on the stack. */
-int mbgcmi_avx512_small12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
-                          size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
-                          uint8_t *tag, size_t tag_len_dec);
+   AAD, nothing on the stack; small12 makes an encrypt's key stream in one pass of zmm (AMD
+   cores), small12p in up to three (Intel cores). */
+mbgcmi_whole12_op mbgcmi_avx512_small12, mbgcmi_avx512_small12p;
 
 /* gcm_small_avx512.asm: the variants' whole12 (arch_avx512.c has the routing and why), each
    choosing small12, the avx2 short path or the variant's own kernel by the lengths: by16's,

@@ -99,10 +99,11 @@ POLICY = {
         public_mem=[KEY_ROUNDS, ('rsp', 8, 24, 'stack arguments 7..9 (out, tag, tag_len | '
                                  'decrypt << 8): no frame')],
         declassify=[],
-        declassify_setcc=[('mbgcmi_avx512_small12', {'k3'},
+        declassify_setcc=[(f, {'k3'},
                            'decrypt: KORTESTW of the differing counted tag bytes, SETNZ into the '
                            'return value: the tag result, public by design, computed over all '
-                           '16 bytes without a branch')]),
+                           '16 bytes without a branch')
+                          for f in ('mbgcmi_avx512_small12', 'mbgcmi_avx512_small12p')]),
     'hpowers_avx512': dict(
         plan='arch/avx512/hpowers_avx512.asm "Register plan": rdi k only, no branch, no stack',
         flag_regs={}, public_mem=[], declassify=[]),

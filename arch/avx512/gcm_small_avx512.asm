@@ -7,12 +7,15 @@
 ; Why a kernel of its own: one such message is bound by latency, not by the ports. Its key
 ; stream is one AES pass over at most eight zmm of counter blocks and E_K(J0), each chain one
 ; round per four cycles; its GHASH can start right away when decrypting (the input is the
-; ciphertext) but only when the key stream is there when encrypting. So an encrypt of four
-; zmm or more makes it in two (4-5 zmm) or three (6-8) passes of about equal size, J0 in the
-; first: the first pass's rounds get the AES unit first (oldest first), so its output, stored
-; and multiplied, is ready while the next pass runs, and only the last pass's products wait
-; for the tag (5-11% less time than one pass at 256-512 bytes on the Intel Xeon guest, where
-; a last pass of one zmm, too few chains to fill the unit, was slower: docs/perf.md).
+; ciphertext) but only when the key stream is there when encrypting. So one entry (small12p,
+; for Intel cores) makes an encrypt's key stream of four zmm or more in two (4-5 zmm) or three
+; (6-8) passes of about equal size, J0 in the first: the first pass's rounds get the AES unit
+; first (oldest first), so its output, stored and multiplied, is ready while the next pass
+; runs, and only the last pass's products wait for the tag (5-11% less time than one pass at
+; 256-512 bytes on the Intel Xeon guest; a last pass of one zmm, too few chains to fill the
+; unit, was slower). The other (small12, for AMD cores) keeps one pass: on Zen 4 a split was
+; 3-11% slower at 272-448 bytes, the core already overlapping the first chains' products with
+; the last rounds (docs/perf.md).
 ; What the whole-message kernels add
 ; around that, a frame, flags and branches for every length, slots to wipe, is a large share
 ; of such a message. Here nothing touches the stack: the operands stay in registers from the
@@ -43,6 +46,7 @@
 ; int mbgcmi_avx512_small12(const key *k, const uint8_t *iv, const uint8_t *aad,
 ;                           size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
 ;                           uint8_t *tag, size_t tag_len_dec)
+; int mbgcmi_avx512_small12p(...the same...)
 ;   As struct mbgcmi_gcm_ops.whole12 (core/gcm.h) for len <= 512 and aad_len <= 16, or
 ;   aad_len <= 64 with ceil(len / 16) + ceil(aad_len / 16) <= 31 (the caller's routing
 ;   guarantees it; .wide_aad below): encrypt writes the output and tag_len bytes of tag,
@@ -234,8 +238,9 @@ section .text
 %assign _i _i + 1
 %endrep
 %endmacro
-; SPLIT_NP: an encrypt's passes for _nz message zmm (SBODY)
-%define SPLIT_NP (_nz >= 6 ? 3 : _nz >= 4 ? 2 : 1)
+; SPLIT_NP: an encrypt's passes for _nz message zmm (SBODY): one, or with SMALL_SPLIT two
+; for four or five and three for six to eight
+%define SPLIT_NP (SMALL_SPLIT ? (_nz >= 6 ? 3 : _nz >= 4 ? 2 : 1) : 1)
 
 ; SBODY nz: the pass(es), the output and the message's products for nz message zmm (1..8); the
 ; last one is partial under k1
@@ -330,7 +335,7 @@ mbgcmi_avx512_by16_whole12:
         cmp     rcx, 16
         ja      .w_wide
         cmp     r9, r10
-        ja      mbgcmi_avx512_small12
+        ja      mbgcmi_avx512_small12p
         jmp     .w_other
 .w_wide:
         cmp     r9, 16
@@ -339,11 +344,11 @@ mbgcmi_avx512_by16_whole12:
         ja      .w_other
         lea     rax, [r9 + rcx]
         cmp     rax, 464
-        jbe     mbgcmi_avx512_small12
+        jbe     mbgcmi_avx512_small12p
         jmp     .w_other
 .w_gmac:
         cmp     rcx, 64                                 ; GMAC: the AAD and L in one reduction
-        jbe     mbgcmi_avx512_small12
+        jbe     mbgcmi_avx512_small12p
 .w_other:
         cmp     r9, 144
         ja      .w_by16
@@ -377,8 +382,9 @@ mbgcmi_avx512_by32_whole12:
 .b_by32:
         jmp     mbgcmi_avx512_by32_gcm12 wrt ..plt
 
-global mbgcmi_avx512_small12:function hidden
-mbgcmi_avx512_small12:
+; SMALL12_FN: the kernel's body, from its entry to the return; instantiated twice below with
+; SMALL_SPLIT (the encrypt's passes, SPLIT_NP) 0 and 1
+%macro SMALL12_FN 0
         mov     eax, 0x0FFF
         kmovw   k1, eax
         vmovdqu8 xmm5{k1}{z}, [rsi]                     ; IV || 0
@@ -558,5 +564,19 @@ mbgcmi_avx512_small12:
         SCLEAR  12, 20
         vzeroupper
         ret
+%endmacro
+
+; mbgcmi_avx512_small12: the encrypt's key stream in one pass (the by32 variants: on the AMD
+; cores measured a split was slower, docs/perf.md); mbgcmi_avx512_small12p: in two or three
+; passes (the by16 variant: 5-11% less time at 256-512 bytes on the Intel Xeon guest)
+global mbgcmi_avx512_small12:function hidden
+mbgcmi_avx512_small12:
+%assign SMALL_SPLIT 0
+        SMALL12_FN
+
+global mbgcmi_avx512_small12p:function hidden
+mbgcmi_avx512_small12p:
+%assign SMALL_SPLIT 1
+        SMALL12_FN
 
 section .note.GNU-stack noalloc noexec nowrite progbits
