@@ -385,9 +385,10 @@ mbgcmi_avx512_by32_whole12:
 ; SMALL12_FN: the kernel's body, from its entry to the return; instantiated twice below with
 ; SMALL_SPLIT (the encrypt's passes, SPLIT_NP) 0 and 1
 %macro SMALL12_FN 0
-        mov     eax, 0x0FFF
+        mov     eax, 0x7777
         kmovw   k1, eax
-        vmovdqu8 xmm5{k1}{z}, [rsi]                     ; IV || 0
+        vbroadcasti32x4 zmm5{k1}{z}, [rsi]              ; IV || 0 in every lane (dwords 0-2:
+        vbroadcasti32x4 zmm6, [rdi + KEY_RK]            ; the IV's 12 bytes read, no more)
         mov     r10, [rsp + 8]                          ; out
         mov     r11, [rsp + 16]                         ; tag
         mov     rsi, [rsp + 24]                         ; tag_len | decrypt << 8
@@ -395,8 +396,8 @@ mbgcmi_avx512_by32_whole12:
         bzhi    eax, eax, esi                           ; (index: the low byte, tag_len)
         kmovw   k2, eax                                 ; the tag's bytes
         vmovdqu8 xmm20{k2}{z}, [r11]                    ; expected tag (decrypt), read first
-        vpxorq  xmm5, xmm5, [rdi + KEY_RK]
-        vshufi64x2 zmm5, zmm5, zmm5, 0                  ; ZK in every lane
+        vpxorq  zmm5, zmm5, zmm6                        ; ZK in every lane (no lane shuffle on
+                                                        ; the way to the first round)
         vpxorq  xmm4, xmm5, [SJ0]                       ; J0, whitened
         ; [A | L] times [H^(t+2) | H^1] starts LO/MI/HI
         vmovdqa64 zmm11, [BSWAP]
