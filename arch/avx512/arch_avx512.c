@@ -46,8 +46,8 @@
    where it hashes its input during the AES pass. GMAC calls (no message) with up to 64 bytes of
    AAD go there too: 4-10% less time than the avx2 short path with no AAD, 7-17% at 8-16 bytes,
    12-25% at 32-64. Lengths are public. The choice is made in asm (gcm_small_avx512.asm,
-   mbgcmi_avx512_by16_whole12, whose BY16_ENC_MAX / BY16_DEC_MAX are the two limits below): as a C
-   function it took 1-5% of a call of at most 64 bytes. */
+   mbgcmi_avx512_by16_whole12, whose BY16_SMALL_MAX is both limits below): as a C function it
+   took 1-5% of a call of at most 64 bytes. */
 #define SMALL12_AAD_MAX 64 /* (over 16 bytes the short path hashes the first blocks at entry) */
 #define BY16_SMALL_ENC_MAX 512
 #define BY16_SMALL_DEC_MAX 512

@@ -304,44 +304,40 @@ section .text
 
 ; int mbgcmi_avx512_by16_whole12(...as mbgcmi_avx512_small12...)
 ;   The by16 variant's whole12 (struct mbgcmi_gcm_ops.whole12, arch_avx512.c): a dispatch on
-;   the public lengths and direction, then a tail jump, no frame. To mbgcmi_avx512_small12:
-;   encrypts of 17..BY16_ENC_MAX bytes and decrypts of 1..BY16_DEC_MAX with at most 16 bytes
-;   of AAD, or of more than 16 bytes with 17..64 bytes of AAD while len + aad_len <= 464 (the
-;   key's 32 powers), and GMAC calls (len 0) with at most 64 bytes of AAD; other messages of at
-;   most 144 bytes with at most 64 bytes of AAD to the avx2 arch's short path
+;   the public lengths and direction, then a tail jump, no frame. To mbgcmi_avx512_small12p:
+;   encrypts of 17..BY16_SMALL_MAX bytes and decrypts of 1..BY16_SMALL_MAX with at most 16
+;   bytes of AAD, or of more than 16 bytes with 17..64 bytes of AAD while len + aad_len <= 464
+;   (the key's 32 powers), and GMAC calls (len 0) with at most 64 bytes of AAD; other
+;   messages of at most 144 bytes with at most 64 bytes of AAD to the avx2 arch's short path
 ;   (mbgcmi_avx2_gcm12: one ymm pass, less fixed cost for a block or less); the rest to
 ;   mbgcmi_avx512_gcm12 (by16). The thresholds were measured on the Intel Xeon guest
 ;   (arch_avx512.c, docs/perf.md). As a C function with a sibling call (the compiler saved two
 ;   registers and copied the three stack arguments onto themselves) the same choice took 1-5%
 ;   of a one-shot call of at most 64 bytes there.
-;   Register use: rax (len + aad_len), r10 / r11 (the direction's limits): public values.
-%define BY16_ENC_MAX 512
-%define BY16_DEC_MAX 512
+;   Register use: rax (len + aad_len): public.
+%define BY16_SMALL_MAX 512
 extern mbgcmi_avx2_gcm12
 extern mbgcmi_avx512_gcm12
 global mbgcmi_avx512_by16_whole12:function hidden
 mbgcmi_avx512_by16_whole12:
-        mov     r10d, 16                                ; encrypt: from 17 bytes
-        mov     r11d, BY16_ENC_MAX
-        test    byte [rsp + 25], 1                      ; tag_len_dec bit 8: decrypt
-        jz      .w_dir
-        xor     r10d, r10d                              ; decrypt: from 1 byte
-        mov     r11d, BY16_DEC_MAX
-.w_dir:
+        cmp     r9, 16
+        ja      .w_long
         test    r9, r9
         jz      .w_gmac
-        cmp     r9, r11
+        ; 1..16 bytes (the shortest path first: at 16 bytes the dispatch is a measurable part
+        ; of the call): decrypts with at most 16 bytes of AAD to small12p, the rest to .w_other
+        cmp     rcx, 16
+        ja      .w_other
+        test    byte [rsp + 25], 1                      ; tag_len_dec bit 8: decrypt
+        jnz     mbgcmi_avx512_small12p
+        jmp     mbgcmi_avx2_gcm12 wrt ..plt
+.w_long:
+        cmp     r9, BY16_SMALL_MAX
         ja      .w_other
         cmp     rcx, 16
-        ja      .w_wide
-        cmp     r9, r10
-        ja      mbgcmi_avx512_small12p
-        jmp     .w_other
-.w_wide:
-        cmp     r9, 16
-        jbe     .w_other
-        cmp     rcx, 64
-        ja      .w_other
+        jbe     mbgcmi_avx512_small12p
+        cmp     rcx, 64                                 ; 17..64 bytes of AAD: within the
+        ja      .w_other                                ; key's powers only
         lea     rax, [r9 + rcx]
         cmp     rax, 464
         jbe     mbgcmi_avx512_small12p
