@@ -7,22 +7,21 @@
 ; Why a kernel of its own: one such message is bound by latency, not by the ports. Its key
 ; stream is one AES pass over at most eight zmm of counter blocks and E_K(J0), each chain one
 ; round per four cycles; its GHASH can start right away when decrypting (the input is the
-; ciphertext) but only when the key stream is there when encrypting. So one entry (small12p,
-; for Intel cores) makes an encrypt's key stream of four zmm or more in two (4-5 zmm) or three
-; (6-8) passes of about equal size, J0 in the first: the first pass's rounds get the AES unit
-; first (oldest first), so its output, stored and multiplied, is ready while the next pass
-; runs, and only the last pass's products wait for the tag (5-11% less time than one pass at
-; 256-512 bytes on the Intel Xeon guest; a last pass of one zmm, too few chains to fill the
-; unit, was slower). The other (small12, for AMD cores) keeps one pass: on Zen 4 a split was
-; 3-11% slower at 272-448 bytes, the core already overlapping the first chains' products with
-; the last rounds (docs/perf.md).
-; What the whole-message kernels add
-; around that, a frame, flags and branches for every length, slots to wipe, is a large share
-; of such a message. Here nothing touches the stack: the operands stay in registers from the
-; first load to the tag. Decrypting, each ciphertext zmm is loaded and hashed after one of the
-; pass's rounds, not all before the pass: issued first, the 24 multiplies of 512 bytes held the
-; vector pipes the rounds share on a core such as Zen 4, and the pass started late (docs/perf.md,
-; "Work issued ahead of the AES rounds").
+; ciphertext) but only when the key stream is there when encrypting. So one entry (small12p, for
+; Intel cores) makes an encrypt's key stream of four zmm or more in two (4-5 zmm) or three (6-8)
+; passes of about equal size, J0 in the first: the first pass's rounds get the AES unit first
+; (oldest first), so its output, stored and multiplied, is ready while the next pass runs, and
+; only the last pass's products wait for the tag (5-11% less time than one pass at 256-512 bytes
+; on the Intel Xeon guest; a last pass of one zmm, too few chains to fill the unit, was slower).
+; The other (small12, for AMD cores) keeps one pass: on Zen 4 a split was 3-11% slower at
+; 272-448 bytes, the core already overlapping the first chains' products with the last rounds
+; (docs/perf.md). What the whole-message kernels add around that, a frame, flags and branches
+; for every length, slots to wipe, is a large share of such a message. Here nothing touches the
+; stack: the operands stay in registers from the first load to the tag. Decrypting, each
+; ciphertext zmm is loaded and hashed after one of the pass's rounds, not all before the pass:
+; issued first, the 24 multiplies of 512 bytes held the vector pipes the rounds share on a core
+; such as Zen 4, and the pass started late (docs/perf.md, "Work issued ahead of the AES
+; rounds").
 ;
 ; The math. t = ceil(len / 16) message blocks, C_1..C_t (the last one zero-padded), A the AAD
 ; block (zero-padded; zero without AAD), L the length block. GHASH(A, C_1..C_t, L) =
