@@ -9,19 +9,20 @@
 ; round per four cycles; its GHASH can start right away when decrypting (the input is the
 ; ciphertext) but only when the key stream is there when encrypting. So one entry (small12p, for
 ; Intel cores) makes an encrypt's key stream of four zmm or more in two (4-5 zmm) or three (6-8)
-; passes of about equal size, J0 in the first: the first pass's rounds get the AES unit first
-; (oldest first), so its output, stored and multiplied, is ready while the next pass runs, and
-; only the last pass's products wait for the tag (5-11% less time than one pass at 256-512 bytes
-; on the Intel Xeon guest; a last pass of one zmm, too few chains to fill the unit, was slower).
-; The other (small12, for AMD cores) keeps one pass: on Zen 4 a split was 3-11% slower at
-; 272-448 bytes, the core already overlapping the first chains' products with the last rounds
-; (docs/perf.md). What the whole-message kernels add around that, a frame, flags and branches
-; for every length, slots to wipe, is a large share of such a message. Here nothing touches the
-; stack: the operands stay in registers from the first load to the tag. Decrypting, each
-; ciphertext zmm is loaded and hashed after one of the pass's rounds, not all before the pass:
-; issued first, the 24 multiplies of 512 bytes held the vector pipes the rounds share on a core
-; such as Zen 4, and the pass started late (docs/perf.md, "Work issued ahead of the AES
-; rounds").
+; passes of about equal size: the first pass's rounds get the AES unit first (oldest first), so
+; its output, stored and multiplied, is ready while the next pass runs, and only the last pass's
+; products wait for the tag. J0 rides in the last pass, whose two or three zmm leave the unit
+; idle between dependent rounds, so the first passes finish sooner (5-11% less time than one
+; pass at 256-512 bytes on the Intel Xeon guest, J0 in the last pass another 1-7%; a last pass
+; of one zmm, too few chains to fill the unit, was slower). The other (small12, for AMD cores)
+; keeps one pass: on Zen 4 a split was 3-11% slower at 272-448 bytes, the core already
+; overlapping the first chains' products with the last rounds (docs/perf.md). What the
+; whole-message kernels add around that, a frame, flags and branches for every length, slots to
+; wipe, is a large share of such a message. Here nothing touches the stack: the operands stay in
+; registers from the first load to the tag. Decrypting, each ciphertext zmm is loaded and hashed
+; after one of the pass's rounds, not all before the pass: issued first, the 24 multiplies of
+; 512 bytes held the vector pipes the rounds share on a core such as Zen 4, and the pass started
+; late (docs/perf.md, "Work issued ahead of the AES rounds").
 ;
 ; The math. t = ceil(len / 16) message blocks, C_1..C_t (the last one zero-padded), A the AAD
 ; block (zero-padded; zero without AAD), L the length block. GHASH(A, C_1..C_t, L) =
@@ -272,7 +273,7 @@ section .text
         SROUNDS _nz, 1
         jmp     %%dec_out
 %%pass:
-        ; encrypt in SPLIT_NP passes of about equal size, J0 in the first (see the top)
+        ; encrypt in SPLIT_NP passes of about equal size, J0 in the last (see the top)
 %assign _np SPLIT_NP
 %assign _s 0
 %assign _p 0
@@ -281,7 +282,7 @@ section .text
 %if _p > 0
         mov     eax, [rdi + KEY_ROUNDS]
 %endif
-        SROUNDS _e - _s, 0, _s, _p == 0
+        SROUNDS _e - _s, 0, _s, _p == _np - 1
         SENC_OUT _s, _e
 %assign _s _e
 %assign _p _p + 1
