@@ -31,8 +31,8 @@
 #define SMALL_WIDE_AAD_SPAN 464
 
 /* One message with a 12-byte IV (struct mbgcmi_gcm_ops.whole12), by16 variant (Intel cores). The
-   short-message zmm kernel takes encrypts of 17..BY16_SMALL_ENC_MAX bytes and decrypts of
-   1..BY16_SMALL_DEC_MAX, with at most 16 bytes of AAD or as wide AAD above; other messages of at
+   short-message zmm kernel takes encrypts of 17..BY16_SMALL_MAX bytes and decrypts of
+   1..BY16_SMALL_MAX, with at most 16 bytes of AAD or as wide AAD above; other messages of at
    most 144 bytes with at most 64 bytes of AAD go through the avx2 arch's short path (one ymm pass
    with E_K(J0) in it, one aggregated GHASH: less fixed cost than the zmm kernels' entry; every
    avx512 CPU has what the avx2 arch requires), the rest through the by16 kernel. On the Intel Xeon
@@ -46,13 +46,12 @@
    where it hashes its input during the AES pass. GMAC calls (no message) with up to 64 bytes of
    AAD go there too: 4-10% less time than the avx2 short path with no AAD, 7-17% at 8-16 bytes,
    12-25% at 32-64. Lengths are public. The choice is made in asm (gcm_small_avx512.asm,
-   mbgcmi_avx512_by16_whole12, whose BY16_SMALL_MAX is both limits below): as a C function it
+   mbgcmi_avx512_by16_whole12, whose BY16_SMALL_MAX must equal the one below): as a C function it
    took 1-5% of a call of at most 64 bytes. */
 #define SMALL12_AAD_MAX 64 /* (over 16 bytes the short path hashes the first blocks at entry) */
-#define BY16_SMALL_ENC_MAX 512
-#define BY16_SMALL_DEC_MAX 512
+#define BY16_SMALL_MAX 512
 #define BY16_PIPE_ENC_FROM 465
-_Static_assert(BY16_PIPE_ENC_FROM <= BY16_SMALL_ENC_MAX + 1,
+_Static_assert(BY16_PIPE_ENC_FROM <= BY16_SMALL_MAX + 1,
                "burst encrypts below the pipelined call's range are the short kernel's");
 /* The by32 variant's whole12: up to 512 bytes with at most 16 bytes of AAD, or with wide AAD
    as above, through the short-message zmm kernel (one pass, nothing on the stack), the rest
@@ -88,7 +87,7 @@ static const struct mbgcmi_gcm_ops ops = {
     .whole12 = mbgcmi_avx512_by16_whole12,
     .jobs12 = mbgcmi_avx512_gcm12_jobs,
     .jobs12_enc_from = BY16_PIPE_ENC_FROM,
-    .jobs12_dec_from = BY16_SMALL_DEC_MAX + 1,
+    .jobs12_dec_from = BY16_SMALL_MAX + 1,
     .jobs12_gmac = 0,
     .jobs12_enc_below = SIZE_MAX,
     .jobs12_dec_below = SIZE_MAX,

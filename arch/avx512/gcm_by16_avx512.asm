@@ -286,11 +286,12 @@ mbgcmi_avx512_ctr_dec:
 %endif
 %endmacro
 
-; TAIL_AES nz: AES of the tail's nz counter zmm, stitching the pending group's GHASH if r14
-%macro TAIL_AES 1
+; TAIL_AES nz[, j0]: AES of the tail's nz counter zmm, stitching the pending group's GHASH if
+; r14, and then with E_K(J0) in the same pass if j0 (a whole-message encrypt: TAIL_AES_E)
+%macro TAIL_AES 1-2 0
         test    r14d, r14d
         jz      %%plain
-        AES_W   %1, 1
+        AES_W   %1, 1, %2
         jmp     %%done
 %%plain:                                                ; the first AES pass: J0 joins it
         AES_W   %1, 0, 1
@@ -300,13 +301,7 @@ mbgcmi_avx512_ctr_dec:
 ; TAIL_AES_E nz: TAIL_AES for a whole-message encrypt, whose E_K(J0) is not in its first pass
 ; (WHOLE_BODY): the tail pass carries it beside the pending group's GHASH
 %macro TAIL_AES_E 1
-        test    r14d, r14d
-        jz      %%plain
-        AES_W   %1, 1, 1
-        jmp     %%done
-%%plain:                                                ; the first AES pass: J0 joins it
-        AES_W   %1, 0, 1
-%%done:
+        TAIL_AES %1, 1
 %endmacro
 
 ; TAIL_IO nz, dec, aes: the tail's nz slices: masked loads (zero past the end), the AES pass
