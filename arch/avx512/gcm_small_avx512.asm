@@ -88,6 +88,8 @@ SCTR:
 %assign _r _r + 1
 %endrep
 SJ0:            dd 0, 0, 0, 1 << 24
+; TCTR: mbgcmi_avx512_tiny12's counter row, [J0 | J0 | counter 2 | counter 2] past the IV
+TCTR:           dd 0, 0, 0, 1 << 24, 0, 0, 0, 1 << 24, 0, 0, 0, 2 << 24, 0, 0, 0, 2 << 24
 
 section .text
 
@@ -304,13 +306,13 @@ section .text
 
 ; int mbgcmi_avx512_by16_whole12(...as mbgcmi_avx512_small12...)
 ;   The by16 variant's whole12 (struct mbgcmi_gcm_ops.whole12, arch_avx512.c): a dispatch on
-;   the public lengths and direction, then a tail jump, no frame. To mbgcmi_avx512_small12p:
-;   encrypts of 17..BY16_SMALL_MAX bytes and decrypts of 1..BY16_SMALL_MAX with at most 16
-;   bytes of AAD, or of more than 16 bytes with 17..64 bytes of AAD while len + aad_len <= 464
-;   (the key's 32 powers), and GMAC calls (len 0) with at most 64 bytes of AAD; other
-;   messages of at most 144 bytes with at most 64 bytes of AAD to the avx2 arch's short path
-;   (mbgcmi_avx2_gcm12: one ymm pass, less fixed cost for a block or less); the rest to
-;   mbgcmi_avx512_gcm12 (by16). The thresholds were measured on the Intel Xeon guest
+;   the public lengths, then a tail jump, no frame. To mbgcmi_avx512_tiny12: messages of
+;   1..16 bytes with at most 16 bytes of AAD; to mbgcmi_avx512_small12p: messages of
+;   17..BY16_SMALL_MAX bytes with at most 16 bytes of AAD, or with 17..64 bytes of AAD while
+;   len + aad_len <= 464 (the key's 32 powers), and GMAC calls (len 0) with at most 64 bytes
+;   of AAD; other messages of at most 144 bytes with at most 64 bytes of AAD to the avx2
+;   arch's short path (mbgcmi_avx2_gcm12: one ymm pass); the rest to mbgcmi_avx512_gcm12
+;   (by16). The thresholds were measured on the Intel Xeon guest
 ;   (arch_avx512.c, docs/perf.md). As a C function with a sibling call (the compiler saved two
 ;   registers and copied the three stack arguments onto themselves) the same choice took 1-5%
 ;   of a one-shot call of at most 64 bytes there.
@@ -325,12 +327,10 @@ mbgcmi_avx512_by16_whole12:
         test    r9, r9
         jz      .w_gmac
         ; 1..16 bytes (the shortest path first: at 16 bytes the dispatch is a measurable part
-        ; of the call): decrypts with at most 16 bytes of AAD to small12p, the rest to .w_other
+        ; of the call): with at most 16 bytes of AAD to tiny12, the rest to .w_other
         cmp     rcx, 16
-        ja      .w_other
-        test    byte [rsp + 25], 1                      ; tag_len_dec bit 8: decrypt
-        jnz     mbgcmi_avx512_small12p
-        jmp     mbgcmi_avx2_gcm12 wrt ..plt
+        jbe     mbgcmi_avx512_tiny12
+        jmp     .w_other
 .w_long:
         cmp     r9, BY16_SMALL_MAX
         ja      .w_other
@@ -575,5 +575,139 @@ global mbgcmi_avx512_small12p:function hidden
 mbgcmi_avx512_small12p:
 %assign SMALL_SPLIT 1
         SMALL12_FN
+
+
+; TPRODUCTS: X (zmm2) times [H^4 .. H^1] (zmm7; Karatsuba row HKAR(4)) into LO/MI/HI (zmm8-10)
+%macro TPRODUCTS 0
+        vpclmulqdq zmm8, zmm2, zmm7, 0x00
+        vpclmulqdq zmm10, zmm2, zmm7, 0x11
+        vpshufd zmm6, zmm2, 0x4e
+        vpxorq  zmm6, zmm6, zmm2                        ; x.lo ^ x.hi in both qwords
+        vpclmulqdq zmm9, zmm6, [rdi + HKAR(4)], 0x00
+%endmacro
+
+; TROUNDS: rounds 1..rounds (eax = 10, 12 or 14) on zmm0 (the whitening is in the counter row)
+%macro TROUNDS 0
+%assign _r 1
+%rep 9
+        vbroadcasti32x4 zmm1, [rdi + KEY_RK + 16 * _r]
+        vaesenc zmm0, zmm0, zmm1
+%assign _r _r + 1
+%endrep
+%rep 2
+        cmp     eax, _r
+        je      %%last
+        vbroadcasti32x4 zmm1, [rdi + KEY_RK + 16 * _r]
+        vaesenc zmm0, zmm0, zmm1
+        vbroadcasti32x4 zmm1, [rdi + KEY_RK + 16 * (_r + 1)]
+        vaesenc zmm0, zmm0, zmm1
+%assign _r _r + 2
+%endrep
+%%last:
+        shl     eax, 4
+        add     rax, rdi                                ; the last round key: rk + 16 rounds
+        vbroadcasti32x4 zmm1, [rax + KEY_RK]
+        vaesenclast zmm0, zmm0, zmm1
+%endmacro
+
+; int mbgcmi_avx512_tiny12(...as mbgcmi_avx512_small12...)
+;   A message of one block or less: 1 <= len <= 16, aad_len <= 16 (by16_whole12 routes only
+;   those here). At this size a call is mostly fixed cost (a frame, saved registers, slots to
+;   wipe, branches for lengths it cannot have, every vector register to clear), so this entry
+;   has none of it: about half the instructions of the general short paths.
+;   The math, as above with t = 1: GHASH = A H^3 ^ C H^2 ^ L H, one zmm X = [0 | A | C | L]
+;   times the key's 64-byte rows at HPOW(4) = [H^4 | H^3 | H^2 | H^1] and HKAR(4) (lane 0's
+;   zero block takes H^4 and adds nothing; both rows are one cache line each, nothing past them
+;   is read). One AES chain in zmm, [J0 | J0 | CB | CB] (CB = IV || BE32(2)): lane 0 gives
+;   E_K(J0), lane 2 the key stream, right where X wants C, so the message is read and written
+;   in lane 2 (byte-masked at in - 32, out - 32: masked-off bytes are neither read nor written
+;   and cannot fault) and A in lane 1 (at aad - 16) without a lane shuffle. Decrypting, X is
+;   complete at entry and its products run under the rounds; encrypting, after them.
+;   Register plan: rdi k, rsi iv then tag_len | decrypt << 8, rdx aad, rcx aad_len, r8 in,
+;   r9 len, r10 out, r11 tag, eax rounds, masks, result (all public);
+;   zmm0 the AES chain, zmm1 round key, zmm2 X, zmm3 message (input, then output), xmm4 L,
+;   zmm5 BSWAP, zmm6 scratch, zmm7 the H row, zmm8-10 LO/MI/HI, xmm20 the expected tag;
+;   k1 the IV's dwords, k2 the tag's bytes, k3 A's bytes (then scratch), k4 the message's.
+;   Every vector register written is cleared before returning; no frame, no stack slot.
+global mbgcmi_avx512_tiny12:function hidden
+mbgcmi_avx512_tiny12:
+        mov     eax, 0x7777
+        kmovw   k1, eax
+        vbroadcasti32x4 zmm0{k1}{z}, [rsi]              ; IV || 0 in every lane
+        vbroadcasti32x4 zmm1, [rdi + KEY_RK]
+        vpternlogq zmm0, zmm1, [TCTR], 0x96             ; [J0 | J0 | CB | CB] ^ rk0
+        mov     r10, [rsp + 8]                          ; out
+        mov     r11, [rsp + 16]                         ; tag
+        mov     rsi, [rsp + 24]                         ; tag_len | decrypt << 8
+        mov     eax, 0xFFFF
+        bzhi    eax, eax, esi                           ; (index: the low byte, tag_len)
+        kmovw   k2, eax                                 ; the tag's bytes
+        vmovdqu8 xmm20{k2}{z}, [r11]                    ; expected tag (decrypt), read first
+        mov     eax, 0xFFFF
+        bzhi    eax, eax, ecx
+        shl     eax, 16
+        kmovd   k3, eax                                 ; A's bytes in lane 1
+        mov     eax, 0xFFFF
+        bzhi    rax, rax, r9
+        shl     rax, 32
+        kmovq   k4, rax                                 ; the message's bytes in lane 2
+        vmovdqa64 zmm5, [BSWAP]
+        vmovdqu8 zmm2{k3}{z}, [rdx - 16]                ; [0 | A | 0 | 0]
+        vmovdqu8 zmm3{k4}{z}, [r8 - 32]                 ; [0 | 0 | P or C | 0]
+        vpshufb zmm2, zmm2, zmm5
+        lea     rax, [r9 * 8]
+        vmovq   xmm4, rax
+        lea     rax, [rcx * 8]
+        vpinsrq xmm4, xmm4, rax, 1                      ; L, V form {message bits, AAD bits}
+        vinserti32x4 zmm2, zmm2, xmm4, 3                ; [0 | A | 0 | L]
+        vmovdqu64 zmm7, [rdi + HPOW(4)]
+        mov     eax, [rdi + KEY_ROUNDS]
+        test    esi, 0x100
+        jz      .t_enc
+        vpshufb zmm6, zmm3, zmm5                        ; decrypt: C, so X now
+        vpxorq  zmm2, zmm2, zmm6
+        TPRODUCTS
+        TROUNDS
+        vpxorq  zmm3, zmm3, zmm0                        ; P in lane 2
+        vmovdqu8 [r10 - 32]{k4}, zmm3
+        jmp     .t_final
+.t_enc:
+        TROUNDS
+        vpxorq  zmm3, zmm3, zmm0
+        vmovdqu8 zmm3{k4}{z}, zmm3                      ; C in lane 2, zero past the message
+        vmovdqu8 [r10 - 32]{k4}, zmm3
+        vpshufb zmm6, zmm3, zmm5
+        vpxorq  zmm2, zmm2, zmm6
+        TPRODUCTS
+.t_final:
+        vpternlogq zmm9, zmm8, zmm10, 0x96              ; MI ^= LO ^ HI
+        vpclmulqdq zmm6, zmm8, [POLY], 0x00
+        vpshufd zmm8, zmm8, 0x4e
+        vpternlogq zmm9, zmm8, zmm6, 0x96
+        vpclmulqdq zmm6, zmm9, [POLY], 0x00
+        vpshufd zmm9, zmm9, 0x4e
+        vpternlogq zmm10, zmm9, zmm6, 0x96              ; per-lane result in HI
+        vextracti64x4 ymm6, zmm10, 1
+        vpxorq  ymm10, ymm10, ymm6
+        vextracti32x4 xmm6, ymm10, 1
+        vpxorq  xmm10, xmm10, xmm6                      ; S, V form
+        vpshufb xmm10, xmm10, xmm5
+        vpxorq  xmm10, xmm10, xmm0                      ; T = E_K(J0) ^ S
+        xor     eax, eax
+        test    esi, 0x100
+        jnz     .t_check
+        vmovdqu8 [r11]{k2}, xmm10                       ; tag_len bytes
+        jmp     .t_out
+.t_check:
+        vpcmpeqb k3, xmm10, xmm20                       ; all 16 bytes, no early exit
+        kandnw  k3, k3, k2                              ; counted bytes that differ
+        kortestw k3, k3
+        setnz   al                                      ; 1: the tag failed
+.t_out:
+        SCLEAR  0, 4
+        SCLEAR  6, 10
+        SCLEAR  20, 20
+        vzeroupper
+        ret
 
 section .note.GNU-stack noalloc noexec nowrite progbits
