@@ -24,6 +24,9 @@
 #           documented register that ever carried a secret into a branch would be caught even
 #           though its name is on the list (e.g. eax holds the lanes' tag results for a few
 #           instructions in the short-job kernel, and must never reach a branch).
+#   call    a kernel calls only where its policy documents it (calls: function -> why); the
+#           caller-saved registers come back public (the callee's documented results: a tag
+#           result, or nothing).
 #
 # Usage: scripts/ct-check.sh [--arch-dir DIR] [--verbose] [--self-test]
 #   --self-test  also plants one violation of each kind into a copy of the kernels and
@@ -134,6 +137,7 @@ PLANTS = {
                         '        mov r9d, [rax]'], {'taint'}),
     'secret-into-public-slot': ('gcm_x4_avx512', r'^\.k1_no_text:',
                                 ['        vmovd [rsp + 1048], xmm0'], {'taint'}),
+    'undocumented-call': ('gcm_aesni', r'^mbgcmi_aesni_ghash:', ['        call rax'], {'call'}),
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -539,6 +543,15 @@ def analyse(kernel, insns, funcs, src_lines, verbose):
             st = (g, v, k, ft, fs, pu[:-1])
             write(ops[0], t)
             return st
+        if mn == 'call':
+            # a call the kernel's policy documents (calls: function -> why): the callee follows
+            # the System V ABI, so the caller-saved registers come back holding its results,
+            # which the policy says are public (a tag result, nothing)
+            if check and ins.func not in kernel.p.get('calls', {}):
+                report(i, 'call', 'call not documented in the policy (calls)')
+            for r in ('rax', 'rcx', 'rdx', 'rsi', 'rdi', 'r8', 'r9', 'r10', 'r11'):
+                st = set_reg(st, r, False)
+            return st
         if mn == 'cpuid':
             for r in ('rax', 'rbx', 'rcx', 'rdx'):
                 st = set_reg(st, r, False)
@@ -762,7 +775,7 @@ def main():
             def count(vs, rule):
                 return sum(1 for (r, m) in vs if r == rule and m.startswith(kern))
             want = PLANTS[name][3]
-            got = {r for r in ('index', 'flags', 'taint') if count(pv, r) > count(viol, r)}
+            got = {r for r in ('index', 'flags', 'taint', 'call') if count(pv, r) > count(viol, r)}
             ok = want <= got
             caught += ok
             print('ct-check: self-test plant %-26s -> %s%s' % (

@@ -115,6 +115,12 @@ static void key_invalid_for_calls(void **state)
     mbgcmi_key_w(&k)->rounds = 11;
     both_fail(MBGCM_ERR_INVALID, &k, fx.iv, 12, fx.aad, AADN, TEXT, 16, 0, 0, 0,
               "key with rounds 11");
+    /* and one whose round count is fine but whose magic is not (an image of a key's bytes
+       that key_init did not make) */
+    memcpy(&k, &fx.key, sizeof k);
+    mbgcmi_key_w(&k)->magic ^= 1;
+    both_fail(MBGCM_ERR_INVALID, &k, fx.iv, 12, fx.aad, AADN, TEXT, 16, 0, 0, 0,
+              "key with a damaged magic");
 
     /* wiped: all zero bytes afterwards, and unusable */
     assert_int_equal(mbgcm_key_init(&k, fx.raw, 16), MBGCM_OK);
