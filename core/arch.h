@@ -40,6 +40,10 @@ struct mbgcmi_arch {
                                              longer skip it (where the single-message kernels
                                              run them faster; GMAC jobs are not held to it); 0:
                                              no limit beyond MBGCMI_SHORT_MAX_BLOCKS */
+    uint64_t burst_short_msg_below;       /* the same for a burst's jobs, lower where a burst
+                                             runs such jobs faster one by one through
+                                             ops->whole12 (its per-job path is lighter than
+                                             the ring's); 0: as short_msg_below */
     uint64_t single_min_len;              /* with lanes: jobs this long or longer run
                                              single-stream, and a lone lane with this much
                                              left finishes so (UINT64_MAX: never; measured
@@ -60,6 +64,14 @@ struct mbgcmi_arch {
 static inline uint64_t mbgcmi_short_msg_lim(const struct mbgcmi_arch *a, uint64_t lim)
 {
     return a->short_msg_below != 0 && a->short_msg_below < lim ? a->short_msg_below : lim;
+}
+/* The same for a burst's jobs: burst_short_msg_below where it is set and lower. */
+static inline uint64_t mbgcmi_burst_short_msg_lim(const struct mbgcmi_arch *a, uint64_t lim)
+{
+    const uint64_t l = mbgcmi_short_msg_lim(a, lim);
+    return a->burst_short_msg_below != 0 && a->burst_short_msg_below < l
+               ? a->burst_short_msg_below
+               : l;
 }
 
 /* The registry (arch/registry.c): the arches this build has, slowest to fastest; generic is

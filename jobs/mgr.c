@@ -168,6 +168,7 @@ void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
     m->short_lim = m->single_min_len < lim ? m->single_min_len : lim;
     m->short_msg_lim = mbgcmi_short_msg_lim(m->arch, m->short_lim);
     /* an overridden threshold decides alone (tests that send such jobs to the lanes) */
+    m->burst_short_msg_lim = m->short_msg_lim;
     m->wide_aad_max = m->wide_aad_span = 0;
 }
 
@@ -302,13 +303,14 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
 }
 
 /* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
-   m->short_lim / m->short_msg_lim; returns the index of the first job that is not (or n). Kept
+   m->short_lim / m->burst_short_msg_lim; returns the index of the first job that is not (or
+   n). Kept
    small so that the fill state stays in registers. */
 static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n,
                            struct burst_fill *f, uint64_t now,
                            uint64_t *bytes, unsigned *failed)
 {
-    const uint64_t short_lim = m->short_lim, short_mlim = m->short_msg_lim;
+    const uint64_t short_lim = m->short_lim, short_mlim = m->burst_short_msg_lim;
     uint64_t b = 0;
     for (; i < n; i++) {
         mbgcm_job *job = &jobs[i];
@@ -338,11 +340,9 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
 
 /* A valid linear burst job with a 12-byte IV, single-stream: gathered for the arch's pipelined
    call where its ops say that pays, else run now through whole12 and completed. Returns 1
-   when it ran and failed its tag. Out of line, so that the short-job loop keeps its
-   registers. */
-static __attribute__((noinline)) unsigned burst_single12(mbgcm_mgr *m,
-                                                         const struct mbgcmi_gcm_ops *ops,
-                                                         mbgcm_job *job)
+   when it ran and failed its tag. */
+static inline __attribute__((always_inline)) unsigned
+burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
 {
     const int dec = job->dir == MBGCM_DECRYPT;
     if (mbgcmi_jobs12_takes(ops, dec, job->len)) {
@@ -354,6 +354,45 @@ static __attribute__((noinline)) unsigned burst_single12(mbgcm_mgr *m,
     MBGCMI_DECLASSIFY(&fail, sizeof fail); /* the authentication outcome is public */
     mbgcmi_complete(m, job, fail ? MBGCM_ERR_AUTH : MBGCM_OK);
     return fail != 0;
+}
+
+/* Take jobs[i..) single-stream (burst_single12) while they are valid linear jobs with a
+   12-byte IV whose whole work, message and AAD, goes single-stream (a GMAC job is all AAD; a
+   length sum that wraps is caught by the check), as the scheduler's accept routes them, or
+   whose message is at least single_from (0: none; the burst's short-job limit where the arch
+   sets it below the ring's); returns the index of the first job that is not (or n):
+   scatter-gather jobs are not. jobs[i] itself is known not to be a valid short job; a later
+   job with a message under short_mlim (the burst's short-job limit, 0: no short-job kernel)
+   may be one and ends the run, so that the short-job classes get it first. One loop for a run of such jobs, out of
+   line so that the short-job loop keeps its registers. */
+static __attribute__((noinline)) unsigned fill_single12(mbgcm_mgr *m,
+                                                        const struct mbgcmi_gcm_ops *ops,
+                                                        mbgcm_job *jobs, unsigned i, unsigned n,
+                                                        uint64_t short_mlim, uint64_t single_from,
+                                                        uint64_t *bytes, unsigned *failed)
+{
+    const uint64_t single_min = m->single_min_len;
+    const uint64_t wmax = m->wide_aad_max, wspan = m->wide_aad_span;
+    const unsigned first = i;
+    uint64_t b = 0;
+    unsigned f = 0;
+    for (; i < n; i++) {
+        mbgcm_job *job = &jobs[i];
+        const uint64_t len = job->len, aad = job->aad_len;
+        if ((i != first && len < short_mlim) || job->iv_len != 12 ||
+            !(len + aad >= single_min || (single_from != 0 && len >= single_from) ||
+              mbgcmi_wide_aad_whole12(wmax, wspan, len, aad)) ||
+            job->src_sgl != NULL || job->dst_sgl != NULL ||
+            mbgcmi_check_job_inline(job) != MBGCM_OK) {
+            break;
+        }
+        b += len;
+        f += burst_single12(m, ops, job);
+    }
+    m->single += i - first;
+    *bytes += b;
+    *failed += f;
+    return i;
 }
 
 unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
@@ -374,12 +413,14 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     const int shortfast = m->sc != NULL && m->j0_hook == NULL;
     const struct mbgcmi_gcm_ops *const ops = m->arch->ops; /* (not reloaded per job) */
     const int single12 = ops->whole12 != NULL;
-    const uint64_t single_min = m->single_min_len;
     unsigned direct = 0, failed = 0;
     uint64_t direct_bytes = 0;
     const unsigned staged0 = m->staged; /* ring jobs waiting in short-job classes */
     struct burst_fill f = {NULL, 0, 0, 0, 0, 0};
-    for (unsigned i = 0; i < n; i++) {
+    const uint64_t short_mlim = shortfast ? m->burst_short_msg_lim : 0;
+    /* where the arch lowers the short-job limit for bursts, what it leaves goes single-stream */
+    const uint64_t single_from = short_mlim < m->short_msg_lim ? short_mlim : 0;
+    for (unsigned i = 0; i < n;) {
         if (shortfast) {
             const unsigned stop = fill_short(m, jobs, i, n, &f, now, &direct_bytes, &failed);
             direct += stop - i;
@@ -387,23 +428,19 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
                 break;
             }
         }
-        mbgcm_job *job = &jobs[i];
-        /* routed by its whole work, message and AAD (a GMAC job is all AAD), as the
-           scheduler's accept does; a length sum that wraps is caught by the check */
-        if (single12 && job->iv_len == 12 &&
-            ((uint64_t)job->len + (uint64_t)job->aad_len >= single_min ||
-             mbgcmi_wide_aad_whole12(m->wide_aad_max, m->wide_aad_span, job->len,
-                                     job->aad_len)) &&
-            job->src_sgl == NULL && job->dst_sgl == NULL &&
-            mbgcmi_check_job_inline(job) == MBGCM_OK) {
-            direct++;
-            direct_bytes += job->len;
-            m->single++;
-            failed += burst_single12(m, ops, job);
-            continue;
+        /* jobs[i] is not a valid short job */
+        if (single12) {
+            const unsigned stop = fill_single12(m, ops, jobs, i, n, short_mlim, single_from,
+                                                &direct_bytes, &failed);
+            if (stop != i) {
+                direct += stop - i;
+                i = stop;
+                continue;
+            }
         }
         fill_put(m, &f); /* accept may add to the same classes */
-        mbgcmi_sched_accept(m, job, now, MBGCMI_RUN_BURST);
+        mbgcmi_sched_accept(m, &jobs[i], now, MBGCMI_RUN_BURST);
+        i++;
     }
     fill_put(m, &f);
     m->jobs += direct;

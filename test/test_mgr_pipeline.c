@@ -180,7 +180,7 @@ static const char *route_of(const struct run *R, const struct pj *p)
 {
     const tu_jspec *sp = &p->t->sp;
     if (sp->bad != TU_BAD_NONE) return "invalid";
-    if (!tu_goes_single(R->m, R->thr, sp)) return "lanes or short";
+    if (!tu_goes_single_burst(R->m, R->thr, sp)) return "lanes or short";
     if ((uint64_t)sp->len < R->thr && !tu_goes_wide(R->m, sp)) return "single";
     if (sp->iv_len == 12 && R->ops != NULL && R->ops->whole12 != NULL) {
         /* the burst gathers what the ops' limits give to jobs12 and runs the rest at once */
@@ -229,7 +229,7 @@ static void run_burst(struct run *R, struct pj *p, unsigned n, const char *what)
             invalid++;
         } else {
             bytes += t->sp.len;
-            if (tu_goes_single(R->m, R->thr, &t->sp)) single++;
+            if (tu_goes_single_burst(R->m, R->thr, &t->sp)) single++;
             pipelined += strcmp(route_of(R, &p[i]), "pipelined") == 0;
             whole12 += strcmp(route_of(R, &p[i]), "whole12") == 0;
         }

@@ -722,17 +722,33 @@ int tu_mgr_has_lanes(int cfg)
     return a != NULL && a->lanes != NULL;
 }
 
-int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp)
+static int goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp, int burst)
 {
     unsigned cls;
     uint32_t shape;
-    if (m->sc != NULL && m->j0_hook == NULL && sp->iv_len == 12 &&
-        mbgcmi_short_classify(sp->len, sp->aad_len, 16, MBGCM_ENCRYPT, 10, m->short_lim,
-                              m->short_msg_lim, &cls, &shape)) {
+    const int shortfast = m->sc != NULL && m->j0_hook == NULL;
+    const uint64_t mlim = burst ? m->burst_short_msg_lim : m->short_msg_lim;
+    if (shortfast && sp->iv_len == 12 &&
+        mbgcmi_short_classify(sp->len, sp->aad_len, 16, MBGCM_ENCRYPT, 10, m->short_lim, mlim,
+                              &cls, &shape)) {
         return 0; /* the short-job kernel (GMAC jobs included) */
+    }
+    if (burst && shortfast && sp->iv_len == 12 && mlim < m->short_msg_lim &&
+        (uint64_t)sp->len >= mlim) {
+        return 1; /* past the burst's lower short-job limit: whole12 */
     }
     return (uint64_t)sp->len >= thr || (uint64_t)sp->len + (uint64_t)sp->aad_len >= thr ||
            tu_goes_wide(m, sp); /* more AAD than the short-job kernel takes, whole12's */
+}
+
+int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp)
+{
+    return goes_single(m, thr, sp, 0);
+}
+
+int tu_goes_single_burst(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp)
+{
+    return goes_single(m, thr, sp, 1);
 }
 
 int tu_goes_wide(const mbgcm_mgr *m, const tu_jspec *sp)

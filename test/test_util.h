@@ -245,8 +245,11 @@ typedef struct tu_jspec {
    single-stream threshold is |thr| (the scheduler's routing, jobs_internal.h: long jobs
    single-stream; short jobs to the short-job kernel when the arch has one; then jobs whose
    message and AAD together are long, and 12-byte-IV jobs with more AAD than the short-job
-   kernel takes where the arch's whole12 is quick for them: tu_goes_wide). */
+   kernel takes where the arch's whole12 is quick for them: tu_goes_wide). tu_goes_single_burst:
+   the same for a job in a burst, whose short-job limit may be lower (burst_short_msg_lim:
+   12-byte-IV jobs with that much message or more run single-stream). */
 int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp);
+int tu_goes_single_burst(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp);
 /* 1 when a valid linear job of shape |sp| goes to whole12 on manager |m| for its AAD of 17 or
    more bytes (struct mbgcmi_gcm_ops.wide_aad_max; off once a test set the threshold). */
 int tu_goes_wide(const mbgcm_mgr *m, const tu_jspec *sp);

@@ -66,7 +66,8 @@ _Static_assert(BY16_PIPE_ENC_FROM <= BY16_SMALL_MAX + 1,
    mbgcmi_avx512_by32_whole12), as by16's. */
 
 /* The by16 variant's bursts (Intel Xeon guest, docs/perf.md): jobs of 145 bytes and more skip
-   the four-lane short-job kernel, and up to the lengths above run at once through whole12, the
+   the four-lane short-job kernel (a burst's from 113, below), and up to the lengths above run
+   at once through whole12, the
    short-message kernel (decrypts of 160-256 bytes 7-15% less time than in the short-job
    kernel, encrypts 1-7% less at 160-192 and 256 bytes and 2-11% more at 200-224; at 144 bytes
    encrypts were 3-7% quicker in the short-job kernel); decrypts of 257..512 bytes too (3-22%
@@ -79,6 +80,13 @@ _Static_assert(BY16_PIPE_ENC_FROM <= BY16_SMALL_MAX + 1,
 #ifndef BY16_SHORT_MSG_BELOW
 #define BY16_SHORT_MSG_BELOW 145
 #endif
+/* ...and a burst's jobs of 113 bytes and more (the ring's from 145): a burst's path into
+   whole12 is lighter than the ring's, and there whole12 took 11-16% off the short-job
+   kernel's time at 120-128 bytes with 64 keys (6-13% at 144), 3-10% at 120-128 with one key
+   for all jobs (1-6% more at 144; the ring through whole12 was level with 64 keys and up to
+   20% slower with one). At 16-112 bytes the short-job kernel stays: with 64 keys whole12 was
+   4-16% quicker at 64-112 bytes but with one key 0-25% slower at 16-96 (docs/perf.md). */
+#define BY16_BURST_SHORT_MSG_BELOW 113
 
 static const struct mbgcmi_gcm_ops ops = {
     .block = mbgcmi_avx_block,
@@ -230,6 +238,7 @@ static const struct mbgcmi_arch *const variants[] = {
 const struct mbgcmi_arch mbgcmi_arch_avx512 = {
     .variant = "by16",
     .short_msg_below = BY16_SHORT_MSG_BELOW,
+    .burst_short_msg_below = BY16_BURST_SHORT_MSG_BELOW,
     .variants = variants,
     .nvariants = 3,
     .choose = choose,
