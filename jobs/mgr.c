@@ -195,6 +195,35 @@ static mbgcm_job *pop_if_done(mbgcm_mgr *m)
     return job;
 }
 
+/* A valid linear job with a 12-byte IV, run now through the arch's whole12 and completed.
+   Returns 1 when its tag failed. */
+static inline __attribute__((always_inline)) unsigned
+single12_now(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
+{
+    const int dec = job->dir == MBGCM_DECRYPT;
+    int fail = ops->whole12(mbgcmi_key_c(job->key), job->iv, job->aad, job->aad_len, job->src,
+                            job->len, job->dst, job->tag, job->tag_len | (size_t)dec << 8);
+    MBGCMI_DECLASSIFY(&fail, sizeof fail); /* the authentication outcome is public */
+    mbgcmi_complete(m, job, fail ? MBGCM_ERR_AUTH : MBGCM_OK);
+    return fail != 0;
+}
+
+/* 1 when |job| (not a valid short job, or the manager has no short-job classes) is a valid
+   linear job with a 12-byte IV that goes single-stream by its whole work, message and AAD (a
+   GMAC job is all AAD; a length sum that wraps is caught by the check), or by its message
+   alone from |single_from| (0: not so), as the scheduler's accept routes it, on an arch with
+   a whole12. */
+static inline __attribute__((always_inline)) int
+single12_ok(const mbgcm_mgr *m, const mbgcm_job *job, uint64_t single_from)
+{
+    const uint64_t len = job->len, aad = job->aad_len;
+    return job->iv_len == 12 &&
+           (len + aad >= m->single_min_len || (single_from != 0 && len >= single_from) ||
+            mbgcmi_wide_aad_whole12(m->wide_aad_max, m->wide_aad_span, len, aad)) &&
+           job->src_sgl == NULL && job->dst_sgl == NULL &&
+           mbgcmi_check_job_inline(job) == MBGCM_OK;
+}
+
 /* ---- ring API -------------------------------------------------------------------------------- */
 
 mbgcm_job *mbgcm_get_next_job(mbgcm_mgr *m)
@@ -219,6 +248,13 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
         m->jobs++;
         m->bytes += job->len;
         mbgcmi_short_add(m, job, cls, shape, now, m->short_ring, MBGCMI_RUN_FULL);
+    } else if (m->arch->ops->whole12 != NULL && m->j0_hook == NULL && single12_ok(m, job, 0)) {
+        /* the common single-stream job: checked once, straight to whole12 (accept would check
+           it again and go through the general driver) */
+        m->jobs++;
+        m->bytes += job->len;
+        m->single++;
+        single12_now(m, m->arch->ops, job);
     } else {
         mbgcmi_sched_accept(m, job, now, MBGCMI_RUN_FULL);
     }
@@ -304,8 +340,7 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
 
 /* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
    m->short_lim / m->burst_short_msg_lim; returns the index of the first job that is not (or
-   n). Kept
-   small so that the fill state stays in registers. */
+   n). Kept small so that the fill state stays in registers. */
 static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n,
                            struct burst_fill *f, uint64_t now,
                            uint64_t *bytes, unsigned *failed)
@@ -344,49 +379,35 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
 static inline __attribute__((always_inline)) unsigned
 burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
 {
-    const int dec = job->dir == MBGCM_DECRYPT;
-    if (mbgcmi_jobs12_takes(ops, dec, job->len)) {
+    if (mbgcmi_jobs12_takes(ops, job->dir == MBGCM_DECRYPT, job->len)) {
         m->defer[m->ndefer++] = job;
         return m->ndefer == MBGCMI_JOBS12_MAX ? mbgcmi_sched_run_deferred(m) : 0;
     }
-    int fail = ops->whole12(mbgcmi_key_c(job->key), job->iv, job->aad, job->aad_len, job->src,
-                            job->len, job->dst, job->tag, job->tag_len | (size_t)dec << 8);
-    MBGCMI_DECLASSIFY(&fail, sizeof fail); /* the authentication outcome is public */
-    mbgcmi_complete(m, job, fail ? MBGCM_ERR_AUTH : MBGCM_OK);
-    return fail != 0;
+    return single12_now(m, ops, job);
 }
 
-/* Take jobs[i..) single-stream (burst_single12) while they are valid linear jobs with a
-   12-byte IV whose whole work, message and AAD, goes single-stream (a GMAC job is all AAD; a
-   length sum that wraps is caught by the check), as the scheduler's accept routes them, or
-   whose message is at least single_from (0: none; the burst's short-job limit where the arch
-   sets it below the ring's); returns the index of the first job that is not (or n):
-   scatter-gather jobs are not. jobs[i] itself is known not to be a valid short job; a later
-   job with a message under short_mlim (the burst's short-job limit, 0: no short-job kernel)
-   may be one and ends the run, so that the short-job classes get it first. One loop for a run of such jobs, out of
-   line so that the short-job loop keeps its registers. */
+/* Take jobs[i..) single-stream (burst_single12) while single12_ok says so, with single_from
+   the burst's short-job limit where the arch sets it below the ring's (else 0); returns the
+   index of the first job it does not take (or n). jobs[i] itself is known not to be a valid
+   short job; a later job with a message under short_mlim (the burst's short-job limit, 0: no
+   short-job kernel) may be one and ends the run, so that the short-job classes get it first.
+   One loop for a run of such jobs, out of line so that the short-job loop keeps its
+   registers. */
 static __attribute__((noinline)) unsigned fill_single12(mbgcm_mgr *m,
                                                         const struct mbgcmi_gcm_ops *ops,
                                                         mbgcm_job *jobs, unsigned i, unsigned n,
                                                         uint64_t short_mlim, uint64_t single_from,
                                                         uint64_t *bytes, unsigned *failed)
 {
-    const uint64_t single_min = m->single_min_len;
-    const uint64_t wmax = m->wide_aad_max, wspan = m->wide_aad_span;
     const unsigned first = i;
     uint64_t b = 0;
     unsigned f = 0;
     for (; i < n; i++) {
         mbgcm_job *job = &jobs[i];
-        const uint64_t len = job->len, aad = job->aad_len;
-        if ((i != first && len < short_mlim) || job->iv_len != 12 ||
-            !(len + aad >= single_min || (single_from != 0 && len >= single_from) ||
-              mbgcmi_wide_aad_whole12(wmax, wspan, len, aad)) ||
-            job->src_sgl != NULL || job->dst_sgl != NULL ||
-            mbgcmi_check_job_inline(job) != MBGCM_OK) {
+        if ((i != first && job->len < short_mlim) || !single12_ok(m, job, single_from)) {
             break;
         }
-        b += len;
+        b += job->len;
         f += burst_single12(m, ops, job);
     }
     m->single += i - first;
