@@ -88,8 +88,8 @@ SCTR:
 %assign _r _r + 1
 %endrep
 SJ0:            dd 0, 0, 0, 1 << 24
-; TCTR: mbgcmi_avx512_tiny12's counter row, [J0 | J0 | counter 2 | counter 2] past the IV
-TCTR:           dd 0, 0, 0, 1 << 24, 0, 0, 0, 1 << 24, 0, 0, 0, 2 << 24, 0, 0, 0, 2 << 24
+; TCTR: mbgcmi_avx512_tiny12's counter row, [counter 2 | J0] past the IV
+TCTR:           dd 0, 0, 0, 2 << 24, 0, 0, 0, 1 << 24
 
 section .text
 
@@ -586,28 +586,28 @@ mbgcmi_avx512_small12p:
         vpclmulqdq zmm9, zmm6, [rdi + HKAR(4)], 0x00
 %endmacro
 
-; TROUNDS: rounds 1..rounds (eax = 10, 12 or 14) on zmm0 (the whitening is in the counter row)
+; TROUNDS: rounds 1..rounds (eax = 10, 12 or 14) on ymm0 (the whitening is in the counter row)
 %macro TROUNDS 0
 %assign _r 1
 %rep 9
-        vbroadcasti32x4 zmm1, [rdi + KEY_RK + 16 * _r]
-        vaesenc zmm0, zmm0, zmm1
+        vbroadcasti32x4 ymm1, [rdi + KEY_RK + 16 * _r]
+        vaesenc ymm0, ymm0, ymm1
 %assign _r _r + 1
 %endrep
 %rep 2
         cmp     eax, _r
         je      %%last
-        vbroadcasti32x4 zmm1, [rdi + KEY_RK + 16 * _r]
-        vaesenc zmm0, zmm0, zmm1
-        vbroadcasti32x4 zmm1, [rdi + KEY_RK + 16 * (_r + 1)]
-        vaesenc zmm0, zmm0, zmm1
+        vbroadcasti32x4 ymm1, [rdi + KEY_RK + 16 * _r]
+        vaesenc ymm0, ymm0, ymm1
+        vbroadcasti32x4 ymm1, [rdi + KEY_RK + 16 * (_r + 1)]
+        vaesenc ymm0, ymm0, ymm1
 %assign _r _r + 2
 %endrep
 %%last:
         shl     eax, 4
         add     rax, rdi                                ; the last round key: rk + 16 rounds
-        vbroadcasti32x4 zmm1, [rax + KEY_RK]
-        vaesenclast zmm0, zmm0, zmm1
+        vbroadcasti32x4 ymm1, [rax + KEY_RK]
+        vaesenclast ymm0, ymm0, ymm1
 %endmacro
 
 ; int mbgcmi_avx512_tiny12(...as mbgcmi_avx512_small12...)
@@ -618,24 +618,28 @@ mbgcmi_avx512_small12p:
 ;   The math, as above with t = 1: GHASH = A H^3 ^ C H^2 ^ L H, one zmm X = [0 | A | C | L]
 ;   times the key's 64-byte rows at HPOW(4) = [H^4 | H^3 | H^2 | H^1] and HKAR(4) (lane 0's
 ;   zero block takes H^4 and adds nothing; both rows are one cache line each, nothing past them
-;   is read). One AES chain in zmm, [J0 | J0 | CB | CB] (CB = IV || BE32(2)): lane 0 gives
-;   E_K(J0), lane 2 the key stream, right where X wants C, so the message is read and written
-;   in lane 2 (byte-masked at in - 32, out - 32: masked-off bytes are neither read nor written
-;   and cannot fault) and A in lane 1 (at aad - 16) without a lane shuffle. Decrypting, X is
-;   complete at entry and its products run under the rounds; encrypting, after them.
+;   is read). One AES chain in ymm, [CB | J0] (CB = IV || BE32(2)): the key stream in xmm0.
+;   Message, AAD and tag are read and written as 16-byte byte-masked xmm operands at their own
+;   addresses (a first version read and wrote the message in lane 2 of a zmm at in - 32 and
+;   out - 32 to save a lane insert: those 64-byte masked accesses cross cache lines and, by the
+;   buffers' placement, page boundaries, and the call's time varied by 10-20% between runs of
+;   one binary); A and L go into their lanes with one VSHUFI64X2, C with one VINSERTI32X4.
+;   Decrypting, X is complete at entry and its products run under the rounds; encrypting,
+;   after them.
 ;   Register plan: rdi k, rsi iv then tag_len | decrypt << 8, rdx aad, rcx aad_len, r8 in,
 ;   r9 len, r10 out, r11 tag, eax rounds, masks, result (all public);
-;   zmm0 the AES chain, zmm1 round key, zmm2 X, zmm3 message (input, then output), xmm4 L,
-;   zmm5 BSWAP, zmm6 scratch, zmm7 the H row, zmm8-10 LO/MI/HI, xmm20 the expected tag;
-;   k1 the IV's dwords, k2 the tag's bytes, k3 A's bytes (then scratch), k4 the message's.
+;   ymm0 the AES chain, ymm1 round key, zmm2 X, xmm3 message (input, then output), xmm4 L,
+;   zmm5 BSWAP, zmm6 scratch (C, E_K(J0)), zmm7 the H row, zmm8-10 LO/MI/HI, xmm20 the
+;   expected tag; k1 the IV's dwords, k2 the tag's bytes, k3 A's bytes (then scratch), k4 the
+;   message's.
 ;   Every vector register written is cleared before returning; no frame, no stack slot.
 global mbgcmi_avx512_tiny12:function hidden
 mbgcmi_avx512_tiny12:
-        mov     eax, 0x7777
+        mov     eax, 0x77
         kmovw   k1, eax
-        vbroadcasti32x4 zmm0{k1}{z}, [rsi]              ; IV || 0 in every lane
-        vbroadcasti32x4 zmm1, [rdi + KEY_RK]
-        vpternlogq zmm0, zmm1, [TCTR], 0x96             ; [J0 | J0 | CB | CB] ^ rk0
+        vbroadcasti32x4 ymm0{k1}{z}, [rsi]              ; IV || 0 in both lanes
+        vbroadcasti32x4 ymm1, [rdi + KEY_RK]
+        vpternlogq ymm0, ymm1, [TCTR], 0x96             ; [CB | J0] ^ rk0
         mov     r10, [rsp + 8]                          ; out
         mov     r11, [rsp + 16]                         ; tag
         mov     rsi, [rsp + 24]                         ; tag_len | decrypt << 8
@@ -645,39 +649,37 @@ mbgcmi_avx512_tiny12:
         vmovdqu8 xmm20{k2}{z}, [r11]                    ; expected tag (decrypt), read first
         mov     eax, 0xFFFF
         bzhi    eax, eax, ecx
-        shl     eax, 16
-        kmovd   k3, eax                                 ; A's bytes in lane 1
+        kmovw   k3, eax                                 ; A's bytes
         mov     eax, 0xFFFF
-        bzhi    rax, rax, r9
-        shl     rax, 32
-        kmovq   k4, rax                                 ; the message's bytes in lane 2
+        bzhi    eax, eax, r9d
+        kmovw   k4, eax                                 ; the message's bytes
         vmovdqa64 zmm5, [BSWAP]
-        vmovdqu8 zmm2{k3}{z}, [rdx - 16]                ; [0 | A | 0 | 0]
-        vmovdqu8 zmm3{k4}{z}, [r8 - 32]                 ; [0 | 0 | P or C | 0]
-        vpshufb zmm2, zmm2, zmm5
+        vmovdqu8 xmm2{k3}{z}, [rdx]                     ; A
+        vmovdqu8 xmm3{k4}{z}, [r8]                      ; P or C
+        vpshufb xmm2, xmm2, xmm5
         lea     rax, [r9 * 8]
         vmovq   xmm4, rax
         lea     rax, [rcx * 8]
         vpinsrq xmm4, xmm4, rax, 1                      ; L, V form {message bits, AAD bits}
-        vinserti32x4 zmm2, zmm2, xmm4, 3                ; [0 | A | 0 | L]
+        vshufi64x2 zmm2, zmm2, zmm4, 0x11               ; [0 | A | 0 | L]
         vmovdqu64 zmm7, [rdi + HPOW(4)]
         mov     eax, [rdi + KEY_ROUNDS]
         test    esi, 0x100
         jz      .t_enc
-        vpshufb zmm6, zmm3, zmm5                        ; decrypt: C, so X now
-        vpxorq  zmm2, zmm2, zmm6
+        vpshufb xmm6, xmm3, xmm5                        ; decrypt: C, so X now
+        vinserti32x4 zmm2, zmm2, xmm6, 2
         TPRODUCTS
         TROUNDS
-        vpxorq  zmm3, zmm3, zmm0                        ; P in lane 2
-        vmovdqu8 [r10 - 32]{k4}, zmm3
+        vpxorq  xmm3, xmm3, xmm0                        ; P
+        vmovdqu8 [r10]{k4}, xmm3
         jmp     .t_final
 .t_enc:
         TROUNDS
-        vpxorq  zmm3, zmm3, zmm0
-        vmovdqu8 zmm3{k4}{z}, zmm3                      ; C in lane 2, zero past the message
-        vmovdqu8 [r10 - 32]{k4}, zmm3
-        vpshufb zmm6, zmm3, zmm5
-        vpxorq  zmm2, zmm2, zmm6
+        vpxorq  xmm3, xmm3, xmm0
+        vmovdqu8 xmm3{k4}{z}, xmm3                      ; C, zero past the message
+        vmovdqu8 [r10]{k4}, xmm3
+        vpshufb xmm6, xmm3, xmm5
+        vinserti32x4 zmm2, zmm2, xmm6, 2                ; X = [0 | A | C | L]
         TPRODUCTS
 .t_final:
         vpternlogq zmm9, zmm8, zmm10, 0x96              ; MI ^= LO ^ HI
@@ -691,8 +693,9 @@ mbgcmi_avx512_tiny12:
         vpxorq  ymm10, ymm10, ymm6
         vextracti32x4 xmm6, ymm10, 1
         vpxorq  xmm10, xmm10, xmm6                      ; S, V form
+        vextracti32x4 xmm6, ymm0, 1                     ; E_K(J0)
         vpshufb xmm10, xmm10, xmm5
-        vpxorq  xmm10, xmm10, xmm0                      ; T = E_K(J0) ^ S
+        vpxorq  xmm10, xmm10, xmm6                      ; T = E_K(J0) ^ S
         xor     eax, eax
         test    esi, 0x100
         jnz     .t_check
