@@ -452,8 +452,9 @@ static void variant_hook(void **state)
 
 /* Burst routing per avx512 variant (docs/design.md, "Variants"): a variant with a
    short_msg_below (by16: 145, by32h: 161) or a lower burst_short_msg_below (by16: 113) sends a
-   burst's jobs with that much message or more to the single-message kernels and keeps shorter ones and GMAC jobs of up to 256 bytes of AAD on the
-   short-job kernel; by32 keeps every short job of up to 256 bytes on it. One burst per variant
+   burst's jobs with that much message or more to the single-message kernels and keeps shorter
+   ones and GMAC jobs of up to 256 bytes of AAD on the short-job kernel; by32 keeps every short
+   job of up to 256 bytes on it. One burst per variant
    holds each kind on both sides of every limit, in both directions, with a failed tag on each
    route; every job's output, tag, status and canaries are checked, and stats.single_stream
    must count exactly the jobs routed single-stream. */

@@ -37,11 +37,10 @@
    17..BY16_SMALL_MAX bytes, with at most 16 bytes of AAD or as wide AAD above; other messages
    of at most 144 bytes with at most 64 bytes of AAD go through the avx2 arch's short path (one
    ymm pass with E_K(J0) in it, one aggregated GHASH: less fixed cost than the zmm kernels'
-   entry; every avx512 CPU has what the avx2 arch requires), the rest through the by16 kernel. On the Intel Xeon
-   guest (docs/perf.md, "Intel Xeon guest against intel-ipsec-mb 2.0.2") the short-message kernel
-   took 15-26% off the avx2 short path's time at 32-144 bytes (26-34% with 32-64 bytes of AAD) and
-   14-20% off by16's at 192-256; decrypts of 1-16 bytes 4-8%; an encrypt of 16 bytes took 4-6%
-   more. Encrypting from 193 bytes, its small12p entry makes the key stream in two or three passes
+   entry; every avx512 CPU has what the avx2 arch requires), the rest through the by16 kernel.
+   On the Intel Xeon guest (docs/perf.md, "Intel Xeon guest against intel-ipsec-mb 2.0.2") the
+   short-message kernel took 15-26% off the avx2 short path's time at 32-144 bytes (26-34% with
+   32-64 bytes of AAD) and 14-20% off by16's at 192-256. Encrypting from 193 bytes, its small12p entry makes the key stream in two or three passes
    (each pass's GHASH under the next one's rounds): 9-11% less time than one pass at 256-320 bytes
    and 3-12% less than by16's at 336-512 (by16: one whole group and a tail, the group's GHASH
    waiting for the group's pass). Decrypting it stays ahead to 512 bytes (18% at 320, 5-8% at 512),
