@@ -111,6 +111,38 @@ section .text
 %define D_6 zmm27
 %define D_7 zmm28
 
+; STAG lo, mi, hi, t, bsw, ek0: the tag from LO/MI/HI (zmm lo, mi, hi: MI ^= LO ^ HI, one
+; Montgomery reduction per lane, the four lanes folded), T = E_K(J0) (xmm ek0) ^ S (reflected
+; with zmm bsw; zmm t scratch); encrypt (esi bit 8 clear) stores tag_len bytes of it under k2,
+; decrypt compares all 16 bytes with xmm20 under k2 without an early exit: eax = 1 when they
+; differ, else 0
+%macro STAG 6
+        vpternlogq zmm%2, zmm%1, zmm%3, 0x96            ; MI ^= LO ^ HI
+        vpclmulqdq zmm%4, zmm%1, [POLY], 0x00
+        vpshufd zmm%1, zmm%1, 0x4e
+        vpternlogq zmm%2, zmm%1, zmm%4, 0x96
+        vpclmulqdq zmm%4, zmm%2, [POLY], 0x00
+        vpshufd zmm%2, zmm%2, 0x4e
+        vpternlogq zmm%3, zmm%2, zmm%4, 0x96            ; per-lane result in HI
+        vextracti64x4 ymm%4, zmm%3, 1
+        vpxorq  ymm%3, ymm%3, ymm%4
+        vextracti32x4 xmm%4, ymm%3, 1
+        vpxorq  xmm%3, xmm%3, xmm%4                     ; S, V form
+        vpshufb xmm%3, xmm%3, xmm%5
+        vpxorq  xmm%3, xmm%3, xmm%6                     ; T = E_K(J0) ^ S
+        xor     eax, eax
+        test    esi, 0x100
+        jnz     %%check
+        vmovdqu8 [r11]{k2}, xmm%3                       ; tag_len bytes
+        jmp     %%out
+%%check:
+        vpcmpeqb k3, xmm%3, xmm20                       ; all 16 bytes, no early exit
+        kandnw  k3, k3, k2                              ; counted bytes that differ
+        kortestw k3, k3
+        setnz   al                                      ; 1: the tag failed
+%%out:
+%endmacro
+
 ; SCLEAR a, b: zero zmm a..b (the EVEX form of an xmm XOR clears the whole zmm)
 %macro SCLEAR 2
 %assign _c %1
@@ -523,30 +555,7 @@ mbgcmi_avx512_by32_whole12:
         mov     eax, [rdi + KEY_ROUNDS]
         SROUNDS 0
 .final:
-        vpternlogq zmm13, zmm12, zmm14, 0x96            ; MI ^= LO ^ HI
-        vpclmulqdq zmm15, zmm12, [POLY], 0x00
-        vpshufd zmm12, zmm12, 0x4e
-        vpternlogq zmm13, zmm12, zmm15, 0x96
-        vpclmulqdq zmm15, zmm13, [POLY], 0x00
-        vpshufd zmm13, zmm13, 0x4e
-        vpternlogq zmm14, zmm13, zmm15, 0x96            ; per-lane result in HI
-        vextracti64x4 ymm15, zmm14, 1
-        vpxorq  ymm14, ymm14, ymm15
-        vextracti32x4 xmm15, ymm14, 1
-        vpxorq  xmm14, xmm14, xmm15                     ; S, V form
-        vpshufb xmm14, xmm14, xmm11
-        vpxorq  xmm14, xmm14, xmm4                      ; T = E_K(J0) ^ S
-        xor     eax, eax
-        test    esi, 0x100
-        jnz     .check
-        vmovdqu8 [r11]{k2}, xmm14                       ; tag_len bytes
-        jmp     .out
-.check:
-        vpcmpeqb k3, xmm14, xmm20                       ; all 16 bytes, no early exit
-        kandnw  k3, k3, k2                              ; counted bytes that differ
-        kortestw k3, k3
-        setnz   al                                      ; 1: the tag failed
-.out:
+        STAG    12, 13, 14, 15, 11, 4
         ; clear what this path wrote: zmm21-30 only beyond four message zmm (M_4..M_7, D_4..D_7,
         ; the eight-zmm and t = 31, 32 rows), zmm7-10 only decrypting; zmm11 is BSWAP
         cmp     r9, 4 * 64
@@ -629,7 +638,7 @@ mbgcmi_avx512_small12p:
 ;   Register plan: rdi k, rsi iv then tag_len | decrypt << 8, rdx aad, rcx aad_len, r8 in,
 ;   r9 len, r10 out, r11 tag, eax rounds, masks, result (all public);
 ;   ymm0 the AES chain, ymm1 round key, zmm2 X, xmm3 message (input, then output), xmm4 L,
-;   zmm5 BSWAP, zmm6 scratch (C, E_K(J0)), zmm7 the H row, zmm8-10 LO/MI/HI, xmm20 the
+;   then E_K(J0), zmm5 BSWAP, zmm6 scratch, zmm7 the H row, zmm8-10 LO/MI/HI, xmm20 the
 ;   expected tag; k1 the IV's dwords, k2 the tag's bytes, k3 A's bytes (then scratch), k4 the
 ;   message's.
 ;   Every vector register written is cleared before returning; no frame, no stack slot.
@@ -682,31 +691,8 @@ mbgcmi_avx512_tiny12:
         vinserti32x4 zmm2, zmm2, xmm6, 2                ; X = [0 | A | C | L]
         TPRODUCTS
 .t_final:
-        vpternlogq zmm9, zmm8, zmm10, 0x96              ; MI ^= LO ^ HI
-        vpclmulqdq zmm6, zmm8, [POLY], 0x00
-        vpshufd zmm8, zmm8, 0x4e
-        vpternlogq zmm9, zmm8, zmm6, 0x96
-        vpclmulqdq zmm6, zmm9, [POLY], 0x00
-        vpshufd zmm9, zmm9, 0x4e
-        vpternlogq zmm10, zmm9, zmm6, 0x96              ; per-lane result in HI
-        vextracti64x4 ymm6, zmm10, 1
-        vpxorq  ymm10, ymm10, ymm6
-        vextracti32x4 xmm6, ymm10, 1
-        vpxorq  xmm10, xmm10, xmm6                      ; S, V form
-        vextracti32x4 xmm6, ymm0, 1                     ; E_K(J0)
-        vpshufb xmm10, xmm10, xmm5
-        vpxorq  xmm10, xmm10, xmm6                      ; T = E_K(J0) ^ S
-        xor     eax, eax
-        test    esi, 0x100
-        jnz     .t_check
-        vmovdqu8 [r11]{k2}, xmm10                       ; tag_len bytes
-        jmp     .t_out
-.t_check:
-        vpcmpeqb k3, xmm10, xmm20                       ; all 16 bytes, no early exit
-        kandnw  k3, k3, k2                              ; counted bytes that differ
-        kortestw k3, k3
-        setnz   al                                      ; 1: the tag failed
-.t_out:
+        vextracti32x4 xmm4, ymm0, 1                     ; E_K(J0) (L is hashed)
+        STAG    8, 9, 10, 6, 5, 4
         SCLEAR  0, 4
         SCLEAR  6, 10
         SCLEAR  20, 20
