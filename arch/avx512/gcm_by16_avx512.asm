@@ -13,8 +13,10 @@
 ; powers in registers in the loop, GH_MS with a row loaded from the key for the final hash, and
 ; the AAD loop's schoolbook form, GH_AAD_SCHOOLBOOK, defined before gcm_wide.inc below); one
 ; Montgomery reduction per lane, then the four lanes (partial sums of one message) are
-; xor-folded into one 128-bit S (reduction is linear, so fold after reducing). Math:
-; arch/generic/ghash_ct.c.
+; xor-folded into one 128-bit S (reduction is linear, so fold after reducing). Where two whole
+; groups or more are left, the loops run two passes per turn and reduce once per 32 hashed
+; blocks: the first group by H^32..H^17 (rows loaded from the key), the second by H^16..H^1
+; (GH_PAIR in gcm_wide.inc; ENC_LAG2, DEC_PAIRS). Math: arch/generic/ghash_ct.c.
 ;
 ; CPU: AVX512F/BW/VL + VAES + VPCLMULQDQ (the `avx512` arch). ABI: System V.
 ;
@@ -31,12 +33,15 @@
 ;   zmm0-3   B0..B3  counter blocks -> key stream -> output (4 blocks each)
 ;   zmm4-7   G0..G3  the previous group's GHASH input (byte order until hashed)
 ;   zmm8-11  decrypt: the group's input, loaded before its pass; encrypt: the older of two
-;            groups waiting for their GHASH (ENC_LAG2), else scratch for loads
+;            groups waiting for their GHASH (ENC_LAG2), else scratch for loads. In a turn of
+;            two passes (ENC_LAG2, DEC_PAIRS) zmm4-7 and zmm8-11 trade these roles
+;            instead of being copied
 ;   zmm12    CTR     counters of B0's four blocks, byte-reflected (low dword = counter)
 ;   zmm13    BSWAP   zmm14 POLY   zmm16 S (lane 0; other lanes zero)
 ;   zmm15    J0, then E_K(J0) (the whole-message kernels: a fifth chain of the first AES pass,
 ;            decrypting, or of the last one, encrypting: WHOLE_BODY)
-;   zmm17-19 LO/MI/HI   zmm20-21, zmm28-29 scratch   zmm22 round key (broadcast)
+;   zmm17-19 LO/MI/HI   zmm20-21, zmm28-29 scratch (zmm21, and zmm30 below: a row of
+;            H^32..H^17 in a pair's first pass)   zmm22 round key (broadcast)
 ;   zmm23    the expected tag (mbgcmi_avx512_gcm12, decrypt)
 ;   zmm24-27 [H^16..H^13] [H^12..H^9] [H^8..H^5] [H^4..H^1]
 ;   zmm30-31 scratch of GH_STEP 2 (GH_W merge); in mbgcmi_avx512_gcm12_jobs, between a job's
@@ -124,30 +129,128 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 ; (free in an encrypt), the newer in zmm4-7. The second group runs without GHASH; on leaving,
 ; the older group is hashed alone and the newer stays pending in zmm4-7, as after the
 ; one-group loop; jumps to |exit| with fewer than 16 blocks left.
+;   Groups are hashed in pairs where two more follow (GH_PAIR: one reduction per 32 blocks):
+; the first of a turn puts its output in zmm8-11 and the second in zmm4-7 directly (the
+; output's XOR writes there, no copies), so each turn ends as it began.
+; PAIR_STORE_ENC base: the pass's output (zmm0-3 XOR input) into zmm(base)..zmm(base+3),
+; stored; advances rcx, r8, r9
+%macro PAIR_STORE_ENC 1
+%assign _pb %1
+%assign _pz 0
+%rep 4
+        vpxorq  zmm %+ _pb, zmm %+ _pz, [rcx + 64 * _pz]
+%assign _pb _pb + 1
+%assign _pz _pz + 1
+%endrep
+%assign _pb %1
+%assign _pz 0
+%rep 4
+        vmovdqu64 [r8 + 64 * _pz], zmm %+ _pb
+%assign _pb _pb + 1
+%assign _pz _pz + 1
+%endrep
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+%endmacro
 %macro ENC_LAG2 2
         cmp     r9, 16
         jb      %2
         CTR_WB  %1
         AES_W   4, 0
-%%store:
         vmovdqa64 zmm8, zmm4
         vmovdqa64 zmm9, zmm5
         vmovdqa64 zmm10, zmm6
         vmovdqa64 zmm11, zmm7
         GROUP_STORE 0
+%%pairs:                                                ; older in zmm8-11, newer in zmm4-7
+        cmp     r9, 32
+        jb      %%one
+        CTR_WB  %1
+%define GH_BASE 8
+%define GH_PAIR 1
+        AES_W   4, 1                                    ; the older: H^32..H^17, unreduced
+%undef GH_PAIR
+%undef GH_BASE
+        PAIR_STORE_ENC 8
+        CTR_WB  %1
+%define GH_PAIR 2
+        AES_W   4, 1                                    ; the newer: H^16..H^1, reduced
+%undef GH_PAIR
+        PAIR_STORE_ENC 4
+        jmp     %%pairs
+%%one:                                                  ; 16 to 31 blocks left
         cmp     r9, 16
         jb      %%drain
         CTR_WB  %1
 %define GH_BASE 8
         AES_W   4, 1                                    ; with the older group's GHASH
 %undef GH_BASE
-        jmp     %%store
+        vmovdqa64 zmm8, zmm4
+        vmovdqa64 zmm9, zmm5
+        vmovdqa64 zmm10, zmm6
+        vmovdqa64 zmm11, zmm7
+        GROUP_STORE 0
 %%drain:
         GH_STEP 0, 8
         GH_STEP 1, 8
         GH_STEP 2, 8
         GH_STEP 3, 8
         GH_STEP 4, 8
+        jmp     %2
+%endmacro
+
+; DEC_PAIRS ctr, exit: the whole-group loop of a decrypt, entered with the previous group's
+; input pending in zmm4-7 (r9 blocks left, the counter byte in |ctr|): while two groups or
+; more are left, a turn of two passes, the first loading its input into zmm8-11 and hashing
+; zmm4-7 (GH_PAIR 1), the second loading into zmm4-7 and hashing zmm8-11 (GH_PAIR 2, reduced);
+; then at most one more group as before. Jumps to |exit| with fewer than 16 blocks left and
+; the last group's input pending in zmm4-7.
+%macro PAIR_STORE_DEC 1
+%assign _pb %1
+%assign _pz 0
+%rep 4
+        vpxorq  zmm %+ _pz, zmm %+ _pz, zmm %+ _pb
+%assign _pb _pb + 1
+%assign _pz _pz + 1
+%endrep
+        vmovdqu64 [r8], zmm0
+        vmovdqu64 [r8 + 64], zmm1
+        vmovdqu64 [r8 + 128], zmm2
+        vmovdqu64 [r8 + 192], zmm3
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
+%endmacro
+%macro DEC_PAIRS 2
+%%pairs:
+        cmp     r9, 32
+        jb      %%one
+        CTR_WB  %1
+        GROUP_LOAD 1                                    ; into zmm8-11
+%define GH_PAIR 1
+        AES_W   4, 1
+%undef GH_PAIR
+        PAIR_STORE_DEC 8
+        CTR_WB  %1
+        vmovdqu64 zmm4, [rcx]                           ; load early: in may equal out
+        vmovdqu64 zmm5, [rcx + 64]
+        vmovdqu64 zmm6, [rcx + 128]
+        vmovdqu64 zmm7, [rcx + 192]
+%define GH_BASE 8
+%define GH_PAIR 2
+        AES_W   4, 1
+%undef GH_PAIR
+%undef GH_BASE
+        PAIR_STORE_DEC 4
+        jmp     %%pairs
+%%one:
+        cmp     r9, 16
+        jb      %2
+        CTR_WB  %1
+        GROUP_LOAD 1
+        AES_W   4, 1                                    ; with the previous group's GHASH
+        GROUP_STORE 1
         jmp     %2
 %endmacro
 
@@ -168,14 +271,7 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 %if %1 == 0
         ENC_LAG2 r11d, %%drain                          ; (encrypt: two groups' lag, below)
 %else
-%%loop16:
-        cmp     r9, 16
-        jb      %%drain
-        CTR_WB  r11d
-        GROUP_LOAD %1
-        AES_W   4, 1                                    ; with the previous group's GHASH
-        GROUP_STORE %1
-        jmp     %%loop16
+        DEC_PAIRS r11d, %%drain
 %endif
 %%drain:
         CTR_BE_LEAVE
@@ -400,15 +496,9 @@ mbgcmi_avx512_ctr_dec:
         ENC_LAG2 esi, %%tail_be
 %else
         AES_W   4, 0, 1                                 ; the first AES pass: J0 joins it
-%%xor_store:
         GROUP_STORE %1
         mov     r14d, 1                                 ; this group's GHASH is pending
-        cmp     r9, 16
-        jb      %%tail_be
-        CTR_WB  esi
-        GROUP_LOAD %1
-        AES_W   4, 1                                    ; with the pending group's GHASH
-        jmp     %%xor_store
+        DEC_PAIRS esi, %%tail_be
 %endif
 %%tail_be:
         CTR_BE_LEAVE
@@ -727,14 +817,7 @@ mbgcmi_avx512_gcm:
 %if %1 == 0
         ENC_LAG2 esi, %%tail
 %else
-%%loop16:
-        cmp     r9, 16
-        jb      %%tail
-        CTR_WB  esi
-        GROUP_LOAD %1
-        AES_W   4, 1
-        GROUP_STORE %1
-        jmp     %%loop16
+        DEC_PAIRS esi, %%tail
 %endif
 %%tail:
         test    bl, bl                                  ; bytes after the whole groups?
