@@ -40,10 +40,11 @@ struct mbgcmi_arch {
                                              longer skip it (where the single-message kernels
                                              run them faster; GMAC jobs are not held to it); 0:
                                              no limit beyond MBGCMI_SHORT_MAX_BLOCKS */
-    uint64_t burst_short_msg_below;       /* the same for a burst's jobs, lower where a burst
-                                             runs such jobs faster one by one through
-                                             ops->whole12 (its per-job path is lighter than
-                                             the ring's); 0: as short_msg_below */
+    uint64_t burst_short_msg_below;       /* the same for a burst's jobs, where a burst
+                                             runs them faster elsewhere than the ring does;
+                                             0: as short_msg_below. Valid jobs with a 12-byte
+                                             IV that either limit turns away run one by one
+                                             through ops->whole12 */
     uint64_t single_min_len;              /* with lanes: jobs this long or longer run
                                              single-stream, and a lone lane with this much
                                              left finishes so (UINT64_MAX: never; measured
@@ -65,13 +66,13 @@ static inline uint64_t mbgcmi_short_msg_lim(const struct mbgcmi_arch *a, uint64_
 {
     return a->short_msg_below != 0 && a->short_msg_below < lim ? a->short_msg_below : lim;
 }
-/* The same for a burst's jobs: burst_short_msg_below where it is set and lower. */
+/* The same for a burst's jobs: burst_short_msg_below where it is set and lower than |lim|,
+   else the ring's. */
 static inline uint64_t mbgcmi_burst_short_msg_lim(const struct mbgcmi_arch *a, uint64_t lim)
 {
-    const uint64_t l = mbgcmi_short_msg_lim(a, lim);
-    return a->burst_short_msg_below != 0 && a->burst_short_msg_below < l
+    return a->burst_short_msg_below != 0 && a->burst_short_msg_below < lim
                ? a->burst_short_msg_below
-               : l;
+               : mbgcmi_short_msg_lim(a, lim);
 }
 
 /* The registry (arch/registry.c): the arches this build has, slowest to fastest; generic is

@@ -83,11 +83,12 @@ struct mbgcm_mgr {
     uint64_t short_lim;          /* jobs shorter than this may take the short-job kernel
                                     (16 * MBGCMI_SHORT_MAX_BLOCKS + 1; the test hook lowers it
                                     with the single-stream threshold) */
-    uint64_t short_msg_lim;      /* and jobs with a message shorter than this (at most
+    uint64_t short_msg_lim;      /* and ring jobs with a message shorter than this (at most
                                     short_lim: mbgcmi_short_msg_lim) */
-    uint64_t burst_short_msg_lim; /* a burst's jobs: shorter than this (at most short_msg_lim:
-                                    mbgcmi_burst_short_msg_lim); longer valid linear jobs with
-                                    a 12-byte IV run single-stream */
+    uint64_t burst_short_msg_lim; /* a burst's jobs: shorter than this (at most short_lim:
+                                    mbgcmi_burst_short_msg_lim). Where either limit is below
+                                    short_lim, longer valid linear jobs with a 12-byte IV run
+                                    single-stream */
     unsigned short_ring;         /* the ring runs a short-job class once it holds this many
                                     jobs: the configured lanes, at least MBGCMI_SHORT_RING */
     /* 12-byte-IV jobs with more AAD than the short-job kernel takes that go single-stream

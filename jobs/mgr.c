@@ -166,9 +166,8 @@ void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
     /* below the threshold only: 0 sends every job single-stream, as before */
     const uint64_t lim = m->arch->short_jobs != NULL ? 16 * MBGCMI_SHORT_MAX_BLOCKS + 1 : 0;
     m->short_lim = m->single_min_len < lim ? m->single_min_len : lim;
-    m->short_msg_lim = mbgcmi_short_msg_lim(m->arch, m->short_lim);
     /* an overridden threshold decides alone (tests that send such jobs to the lanes) */
-    m->burst_short_msg_lim = m->short_msg_lim;
+    m->short_msg_lim = m->burst_short_msg_lim = m->short_lim;
     m->wide_aad_max = m->wide_aad_span = 0;
 }
 
@@ -248,9 +247,11 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
         m->jobs++;
         m->bytes += job->len;
         mbgcmi_short_add(m, job, cls, shape, now, m->short_ring, MBGCMI_RUN_FULL);
-    } else if (m->arch->ops->whole12 != NULL && m->j0_hook == NULL && single12_ok(m, job, 0)) {
+    } else if (m->arch->ops->whole12 != NULL && m->j0_hook == NULL &&
+               single12_ok(m, job, m->short_msg_lim < m->short_lim ? m->short_msg_lim : 0)) {
         /* the common single-stream job: checked once, straight to whole12 (accept would check
-           it again and go through the general driver) */
+           it again and go through the general driver); where the arch sets a short-job limit
+           for the ring, a valid job it turns away goes here too */
         m->jobs++;
         m->bytes += job->len;
         m->single++;
@@ -387,7 +388,7 @@ burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
 }
 
 /* Take jobs[i..) single-stream (burst_single12) while single12_ok says so, with single_from
-   the burst's short-job limit where the arch sets it below the ring's (else 0); returns the
+   the burst's short-job limit where the arch sets one (below short_lim; else 0); returns the
    index of the first job it does not take (or n). jobs[i] itself is known not to be a valid
    short job; a later job with a message under short_mlim (the burst's short-job limit, 0: no
    short-job kernel) may be one and ends the run, so that the short-job classes get it first.
@@ -439,8 +440,8 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     const unsigned staged0 = m->staged; /* ring jobs waiting in short-job classes */
     struct burst_fill f = {NULL, 0, 0, 0, 0, 0};
     const uint64_t short_mlim = shortfast ? m->burst_short_msg_lim : 0;
-    /* where the arch lowers the short-job limit for bursts, what it leaves goes single-stream */
-    const uint64_t single_from = short_mlim < m->short_msg_lim ? short_mlim : 0;
+    /* where the arch sets a short-job limit for bursts, what it leaves goes single-stream */
+    const uint64_t single_from = short_mlim < m->short_lim ? short_mlim : 0;
     for (unsigned i = 0; i < n;) {
         if (shortfast) {
             const unsigned stop = fill_short(m, jobs, i, n, &f, now, &direct_bytes, &failed);

@@ -19,6 +19,7 @@
  * MBGCM_ARCH and MBGCM_<ARCH>_VARIANT (read once per process) are covered by
  * test_dispatch_env.c.
  */
+#include "jobs_internal.h"
 #include "test_util.h"
 
 struct feat {
@@ -450,79 +451,108 @@ static void variant_hook(void **state)
     }
 }
 
-/* Burst routing per avx512 variant (docs/design.md, "Variants"): a variant with a
-   short_msg_below (by16: 145, by32h: 161) or a lower burst_short_msg_below (by16: 113) sends a
-   burst's jobs with that much message or more to the single-message kernels and keeps shorter
-   ones and GMAC jobs of up to 256 bytes of AAD on the short-job kernel; by32 keeps every short
-   job of up to 256 bytes on it. One burst per variant
-   holds each kind on both sides of every limit, in both directions, with a failed tag on each
-   route; every job's output, tag, status and canaries are checked, and stats.single_stream
-   must count exactly the jobs routed single-stream. */
-static void avx512_burst_routing(void **state)
+/* Routing per avx512 variant (docs/design.md, "Variants"), bursts and the ring: a variant's
+   short-job limits (short_msg_below for the ring: by16 1, by32h 161; burst_short_msg_below:
+   by16 113) send jobs with that much message or more to the single-message kernels and keep
+   shorter ones and GMAC jobs of up to 256 bytes of AAD on the short-job kernel; by32 keeps
+   every short job of up to 256 bytes on it. One burst, or the same jobs through the ring, per
+   variant holds each kind on both sides of every limit, in both directions, with a failed tag
+   on each route; every job's output, tag, status and canaries are checked, and
+   stats.single_stream must count exactly the jobs routed single-stream (tu_goes_single_burst,
+   tu_goes_single). */
+static const struct {
+    int dir;
+    size_t aad, len;
+    int tamper;
+} route_kinds[] = {
+    {MBGCM_ENCRYPT, 16, 160, 0}, {MBGCM_DECRYPT, 16, 160, 0}, {MBGCM_DECRYPT, 0, 150, 1},
+    {MBGCM_ENCRYPT, 16, 161, 0}, {MBGCM_DECRYPT, 0, 192, 0},  {MBGCM_DECRYPT, 16, 200, 1},
+    {MBGCM_ENCRYPT, 16, 256, 0}, {MBGCM_DECRYPT, 16, 256, 0}, {MBGCM_ENCRYPT, 200, 0, 0},
+    {MBGCM_DECRYPT, 256, 0, 0},  {MBGCM_ENCRYPT, 16, 64, 0},  {MBGCM_ENCRYPT, 16, 257, 0},
+    {MBGCM_ENCRYPT, 16, 144, 0}, {MBGCM_DECRYPT, 16, 144, 1}, {MBGCM_ENCRYPT, 0, 145, 0},
+    {MBGCM_DECRYPT, 16, 145, 1}, {MBGCM_ENCRYPT, 16, 112, 0}, {MBGCM_DECRYPT, 0, 113, 0},
+    {MBGCM_ENCRYPT, 0, 120, 0},  {MBGCM_DECRYPT, 16, 128, 1}, {MBGCM_ENCRYPT, 16, 1, 0},
+    {MBGCM_DECRYPT, 16, 16, 1},  {MBGCM_ENCRYPT, 0, 32, 0},   {MBGCM_DECRYPT, 16, 0, 0},
+};
+#define NROUTE (sizeof route_kinds / sizeof route_kinds[0])
+
+static void avx512_routing(int burst)
 {
-    (void)state;
     const int a = TU_ARCH("avx512");
     if (a == TU_ARCH_NONE || !tu_arch_supported(a)) {
         skip();
     }
     const struct mbgcmi_arch *base = mbgcmi_arches[a];
-    static const struct {
-        int dir;
-        size_t aad, len;
-        int tamper;
-    } kinds[] = {
-        {MBGCM_ENCRYPT, 16, 160, 0}, {MBGCM_DECRYPT, 16, 160, 0}, {MBGCM_DECRYPT, 0, 150, 1},
-        {MBGCM_ENCRYPT, 16, 161, 0}, {MBGCM_DECRYPT, 0, 192, 0},  {MBGCM_DECRYPT, 16, 200, 1},
-        {MBGCM_ENCRYPT, 16, 256, 0}, {MBGCM_DECRYPT, 16, 256, 0}, {MBGCM_ENCRYPT, 200, 0, 0},
-        {MBGCM_DECRYPT, 256, 0, 0},  {MBGCM_ENCRYPT, 16, 64, 0},  {MBGCM_ENCRYPT, 16, 257, 0},
-        {MBGCM_ENCRYPT, 16, 144, 0}, {MBGCM_DECRYPT, 16, 144, 1}, {MBGCM_ENCRYPT, 0, 145, 0},
-        {MBGCM_DECRYPT, 16, 145, 1}, {MBGCM_ENCRYPT, 16, 112, 0}, {MBGCM_DECRYPT, 0, 113, 0},
-        {MBGCM_ENCRYPT, 0, 120, 0},  {MBGCM_DECRYPT, 16, 128, 1},
-    };
-    const unsigned n = sizeof kinds / sizeof kinds[0];
     tu_rng r;
-    tu_rng_init(&r, "avx512_burst_routing");
+    tu_rng_init(&r, burst ? "avx512_burst_routing" : "avx512_ring_routing");
     tu_key key;
     tu_key_random(&r, &key, 0);
     for (unsigned v = 0; v < base->nvariants; v++) {
         const char *name = base->variants[v]->variant;
-        /* a 257-byte message is past every variant's short-job kernel; a burst's limit may be
-           lower than the ring's (burst_short_msg_below) */
-        const size_t lim = (size_t)mbgcmi_burst_short_msg_lim(base->variants[v], 257);
         assert_int_equal(mbgcmi_arch_set_variant(base, name), 0);
         const mbgcm_config cfg = {.arch = "avx512"};
         mbgcm_mgr *m = NULL;
         assert_int_equal(mbgcm_mgr_create(&m, &cfg), MBGCM_OK);
-        tu_tjob *t[sizeof kinds / sizeof kinds[0]];
-        mbgcm_job jobs[sizeof kinds / sizeof kinds[0]];
+        tu_tjob *t[NROUTE];
+        mbgcm_job jobs[NROUTE];
         unsigned want_ok = 0;
         uint64_t want_single = 0;
-        for (unsigned i = 0; i < n; i++) {
-            const tu_jspec sp = {.key = &key, .dir = kinds[i].dir, .iv_len = 12,
-                                 .aad_len = kinds[i].aad, .len = kinds[i].len, .tag_len = 16,
-                                 .tamper = kinds[i].tamper};
+        for (unsigned i = 0; i < NROUTE; i++) {
+            const tu_jspec sp = {.key = &key, .dir = route_kinds[i].dir, .iv_len = 12,
+                                 .aad_len = route_kinds[i].aad, .len = route_kinds[i].len,
+                                 .tag_len = 16, .tamper = route_kinds[i].tamper};
             t[i] = tu_tjob_new(&r, &sp);
             tu_tjob_load(t[i], &jobs[i], NULL, &r);
-            want_ok += !kinds[i].tamper;
-            want_single += kinds[i].len >= lim; /* (GMAC jobs are not held to the limit) */
+            want_ok += !route_kinds[i].tamper;
+            want_single += burst ? tu_goes_single_burst(m, m->single_min_len, &sp)
+                                 : tu_goes_single(m, m->single_min_len, &sp);
         }
-        assert_int_equal(mbgcm_submit_burst(m, jobs, n), want_ok);
         char ctx[64];
-        for (unsigned i = 0; i < n; i++) {
-            snprintf(ctx, sizeof ctx, "variant %s, job %u", name, i);
+        if (burst) {
+            assert_int_equal(mbgcm_submit_burst(m, jobs, NROUTE), want_ok);
+        } else {
+            unsigned back = 0;
+            for (unsigned i = 0; i < NROUTE; i++) {
+                mbgcm_job *j = mbgcm_get_next_job(m);
+                *j = jobs[i];
+                for (mbgcm_job *x = mbgcm_submit_job(m); x != NULL;
+                     x = mbgcm_get_completed_job(m)) {
+                    jobs[back++] = *x;
+                }
+            }
+            for (mbgcm_job *x = mbgcm_flush_job(m); x != NULL; x = mbgcm_flush_job(m)) {
+                jobs[back++] = *x;
+            }
+            assert_int_equal(back, NROUTE); /* returned in order: jobs[i] is job i again */
+        }
+        for (unsigned i = 0; i < NROUTE; i++) {
+            snprintf(ctx, sizeof ctx, "%s, variant %s, job %u", burst ? "burst" : "ring", name,
+                     i);
             tu_tjob_check(t[i], &jobs[i], ctx);
             tu_tjob_free(t[i]);
         }
         mbgcm_stats st;
         assert_int_equal(mbgcm_mgr_stats(m, &st), MBGCM_OK);
-        TU_CHECK(st.single_stream == want_single, "variant %s: stats.single_stream %llu, "
-                 "expected %llu", name, (unsigned long long)st.single_stream,
-                 (unsigned long long)want_single);
-        assert_int_equal(st.jobs, n);
+        TU_CHECK(st.single_stream == want_single, "%s, variant %s: stats.single_stream %llu, "
+                 "expected %llu", burst ? "burst" : "ring", name,
+                 (unsigned long long)st.single_stream, (unsigned long long)want_single);
+        assert_int_equal(st.jobs, NROUTE);
         mbgcm_mgr_free(m);
     }
     assert_int_equal(mbgcmi_arch_set_variant(base, NULL), 0);
     mbgcm_key_wipe(&key.key);
+}
+
+static void avx512_burst_routing(void **state)
+{
+    (void)state;
+    avx512_routing(1);
+}
+
+static void avx512_ring_routing(void **state)
+{
+    (void)state;
+    avx512_routing(0);
 }
 
 int main(void)
@@ -538,6 +568,7 @@ int main(void)
         cmocka_unit_test(variants_agree),
         cmocka_unit_test(variant_choice),
         cmocka_unit_test(avx512_burst_routing),
+        cmocka_unit_test(avx512_ring_routing),
         cmocka_unit_test(variant_hook),
     };
     return cmocka_run_group_tests_name("dispatch", tests, NULL, NULL) ? 1 : 0;

@@ -733,9 +733,8 @@ static int goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp, int
                               &cls, &shape)) {
         return 0; /* the short-job kernel (GMAC jobs included) */
     }
-    if (burst && shortfast && sp->iv_len == 12 && mlim < m->short_msg_lim &&
-        (uint64_t)sp->len >= mlim) {
-        return 1; /* past the burst's lower short-job limit: whole12 */
+    if (shortfast && sp->iv_len == 12 && mlim < m->short_lim && (uint64_t)sp->len >= mlim) {
+        return 1; /* past the arch's lower short-job limit (ring or burst): whole12 */
     }
     return (uint64_t)sp->len >= thr || (uint64_t)sp->len + (uint64_t)sp->aad_len >= thr ||
            tu_goes_wide(m, sp); /* more AAD than the short-job kernel takes, whole12's */

@@ -64,27 +64,27 @@ _Static_assert(BY16_PIPE_ENC_FROM <= BY16_SMALL_MAX + 1,
    one-shot messages" and "AMD EPYC Zen 4 guest". In asm (gcm_small_avx512.asm,
    mbgcmi_avx512_by32_whole12), as by16's. */
 
-/* The by16 variant's bursts (Intel Xeon guest, docs/perf.md): jobs of 145 bytes and more skip
-   the four-lane short-job kernel (a burst's from 113, below), and up to the lengths above run
-   at once through whole12, the
-   short-message kernel (decrypts of 160-256 bytes 7-15% less time than in the short-job
-   kernel, encrypts 1-7% less at 160-192 and 256 bytes and 2-11% more at 200-224; at 144 bytes
-   encrypts were 3-7% quicker in the short-job kernel); decrypts of 257..512 bytes too (3-22%
-   less time than by16's pipelined call), and encrypts of up to BY16_PIPE_ENC_FROM - 1 bytes
-   (at 336-464 bytes 1-9% less time; at 496-512 the pipelined call is as quick or quicker for
-   AES-256, by 2-4%). Longer jobs wait for the pipelined call. GMAC jobs
-   run at once through whole12 too, since by16's kernel hashes the length block with the
-   AAD's last blocks when there is no message (AAD of 300 bytes 14-16% less time than in the
-   pipelined call, 600-1024 bytes 5%, 2048 level). */
+/* The by16 variant's ring (Intel Xeon guest, docs/perf.md): every job with a message and a
+   12-byte IV runs at once through whole12, not the four-lane short-job kernel (GMAC jobs still
+   go there): the ring's way into whole12 is lighter than a short-job class's (no wait for
+   three more jobs, no gather of four keys' rows), and with 64 keys it took 7-26% off the
+   ring's time at 16-144 bytes; with one key for all jobs 1-16% at most points, level or up
+   to 5% slower at a few (AES-128 encrypts of 16 bytes, AES-256 encrypts of 96). Up to the
+   lengths above whole12 is the short-message kernel; decrypts of 257..512 bytes too (3-22%
+   less time than by16's pipelined call in a burst), and encrypts of up to
+   BY16_PIPE_ENC_FROM - 1 bytes (at 336-464 bytes 1-9% less time; at 496-512 the pipelined
+   call is as quick or quicker for AES-256, by 2-4%). Longer burst jobs wait for the pipelined
+   call. GMAC jobs run at once through whole12 too, since by16's kernel hashes the length block
+   with the AAD's last blocks when there is no message (AAD of 300 bytes 14-16% less time than
+   in the pipelined call, 600-1024 bytes 5%, 2048 level). */
 #ifndef BY16_SHORT_MSG_BELOW
-#define BY16_SHORT_MSG_BELOW 145
+#define BY16_SHORT_MSG_BELOW 1
 #endif
-/* ...and a burst's jobs of 113 bytes and more (the ring's from 145): a burst's path into
-   whole12 is lighter than the ring's, and there whole12 took 11-16% off the short-job
-   kernel's time at 120-128 bytes with 64 keys (6-13% at 144), 3-10% at 120-128 with one key
-   for all jobs (1-6% more at 144; the ring through whole12 was level with 64 keys and up to
-   20% slower with one). At 16-112 bytes the short-job kernel stays: with 64 keys whole12 was
-   4-16% quicker at 64-112 bytes but with one key 0-25% slower at 16-96 (docs/perf.md). */
+/* A burst's jobs keep the short-job kernel below 113 bytes: there whole12 took 11-16% off its
+   time at 120-128 bytes with 64 keys (6-13% at 144), 3-10% at 120-128 with one key for all
+   jobs (1-6% more at 144), and at 16-112 bytes with 64 keys 4-16% at 64-112, but with one key
+   it was 0-25% slower at 16-96 (docs/perf.md): a burst fills a short-job class without the
+   ring's per-job cost. */
 #define BY16_BURST_SHORT_MSG_BELOW 113
 
 static const struct mbgcmi_gcm_ops ops = {

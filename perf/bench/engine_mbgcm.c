@@ -281,19 +281,26 @@ static void add_manager_engine(struct engine *eng, unsigned *ne, enum api api, i
     if (thr == 0 && !opt.single_set) {
         note_add(e->note, sizeof e->note, "no lane kernel: every job runs single-stream");
     } else if (thr != UINT64_MAX) {
-        uint64_t smax = mbint_short_max_len(a);
-        if (opt.single_set && smax >= thr) { /* the hook caps the short-job path too */
-            smax = thr - 1;
-        }
-        if (smax <= thr - 1) {
-            note_add(e->note, sizeof e->note, "jobs of %llu bytes or more run single-stream (%s)",
-                     (unsigned long long)thr,
-                     opt.single_set ? "--single-min-len" : "the manager's default");
+        /* the longest message in the short-job kernel (12-byte IV, AAD <= 16); the hook sets
+           that limit with the threshold (at most 256 bytes) */
+        const uint64_t smax = opt.single_set ? (thr - 1 < 256 ? thr - 1 : 256)
+                                             : mbint_short_max_len(a, api == API_BURST);
+        const char *by = opt.single_set ? "--single-min-len" : "the manager's default";
+        if (thr <= 1) {
+            note_add(e->note, sizeof e->note, "every job runs single-stream (%s)", by);
+        } else if (smax == 0) {
+            note_add(e->note, sizeof e->note, "jobs with a 12-byte IV and a message run "
+                     "single-stream (GMAC jobs in the short-job kernel), other jobs of %llu "
+                     "bytes or more too (%s)", (unsigned long long)thr, by);
+        } else if (smax + 1 < thr) {
+            note_add(e->note, sizeof e->note, "jobs of up to %llu bytes with a 12-byte IV and "
+                     "AAD <= 16 run in the short-job kernel, longer ones with a 12-byte IV "
+                     "single-stream, other jobs of %llu bytes or more too (%s)",
+                     (unsigned long long)smax, (unsigned long long)thr, by);
         } else {
             note_add(e->note, sizeof e->note, "jobs of up to %llu bytes with a 12-byte IV and "
                      "AAD <= 16 run in the short-job kernel, other jobs of %llu bytes or more "
-                     "single-stream (%s)", (unsigned long long)smax, (unsigned long long)thr,
-                     opt.single_set ? "--single-min-len" : "the manager's default");
+                     "single-stream (%s)", (unsigned long long)smax, (unsigned long long)thr, by);
         }
     }
 }

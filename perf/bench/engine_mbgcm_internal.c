@@ -70,12 +70,15 @@ uint64_t mbint_single_min_len(int arch)
     return a->lanes != NULL ? a->single_min_len : 0;
 }
 
-uint64_t mbint_short_max_len(int arch)
+uint64_t mbint_short_max_len(int arch, int burst)
 {
     const struct mbgcmi_arch *a = mbgcmi_arch_at((unsigned)arch);
+    const uint64_t lim = 16 * MBGCMI_SHORT_MAX_BLOCKS + 1;
     /* the longest message the chosen variant sends there (GMAC jobs may have more AAD) */
-    return a->short_jobs != NULL ? mbgcmi_short_msg_lim(a, 16 * MBGCMI_SHORT_MAX_BLOCKS + 1) - 1
-                                 : 0;
+    if (a->short_jobs == NULL) {
+        return 0;
+    }
+    return (burst ? mbgcmi_burst_short_msg_lim(a, lim) : mbgcmi_short_msg_lim(a, lim)) - 1;
 }
 
 void mbint_set_single_min_len(mbgcm_mgr *m, uint64_t len)

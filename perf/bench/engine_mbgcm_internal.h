@@ -38,9 +38,10 @@ int mbint_same_lanes(int a, int b);
 /* Jobs of this many bytes or more go single-stream in a manager of |arch| by default
    (UINT64_MAX: never). */
 uint64_t mbint_single_min_len(int arch);
-/* The longest message the arch's short-job kernel takes (12-byte IV, AAD <= 16) in the chosen
-   variant's routing, 0 without. */
-uint64_t mbint_short_max_len(int arch);
+/* The longest message the arch's short-job kernel takes (12-byte IV, AAD <= 16) from the ring
+   (burst 0) or a burst (1) in the chosen variant's routing, 0 without (or when only GMAC jobs
+   go there); longer valid jobs with a 12-byte IV run single-stream. */
+uint64_t mbint_short_max_len(int arch, int burst);
 void mbint_set_single_min_len(mbgcm_mgr *m, uint64_t len);
 
 #endif /* MBGCM_BENCH_ENGINE_MBGCM_INTERNAL_H */
