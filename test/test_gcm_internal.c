@@ -866,8 +866,8 @@ static void hpowers_kernels(void **state)
 /* ---- the short-message kernels ------------------------------------------------------------ */
 /* The whole12 kernels with a short path, called directly (whatever lengths the one-shot routing
    gives them): mbgcmi_avx512_small12 and _small12p (one pass, up to three passes) for every
-   message length 0..512, mbgcmi_avx512_tiny12 for every length 1..16 with every AAD length
-   0..16 (six keys and tag lengths each), mbgcmi_avx2_gcm12 and mbgcmi_avx2_gcm12_1k (short path up to 768 and
+   message length 0..512, mbgcmi_avx512_tiny12 for every length 1..16 and _tiny12g (GMAC) with
+   every AAD length 0..16 (six keys and tag lengths each), mbgcmi_avx2_gcm12 and mbgcmi_avx2_gcm12_1k (short path up to 768 and
    1024 bytes) for every length 0..1040 (both sides
    of both limits), and mbgcmi_avx512_by32_gcm12 for every length 0..1552 (every tail size,
    1..511 bytes: one to eight zmm in its pass, with no whole group before it, one and two; its
@@ -896,6 +896,7 @@ static void whole12_all_lengths(void **state)
         {"avx512 small12", "avx512", mbgcmi_avx512_small12, 0, 512, 2},
         {"avx512 small12p", "avx512", mbgcmi_avx512_small12p, 0, 512, 2},
         {"avx512 tiny12", "avx512", mbgcmi_avx512_tiny12, 1, 16, 0},
+        {"avx512 tiny12g", "avx512", mbgcmi_avx512_tiny12g, 0, 0, 0},
         /* the variants' whole12 dispatchers: every route (small12 to its limits, the avx2
            short path, by16 / by32) at every length and AAD length around the limits */
         {"avx512 by16 whole12", "avx512", mbgcmi_avx512_by16_whole12, 0, 1552, 3},

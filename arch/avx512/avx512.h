@@ -49,8 +49,9 @@ void mbgcmi_avx512_by32_jobs12(mbgcm_job *const *jobs, size_t n);
    cores), small12p in up to three (Intel cores). */
 mbgcmi_whole12_op mbgcmi_avx512_small12, mbgcmi_avx512_small12p;
 /* gcm_small_avx512.asm: whole12 for a message of one block or less (1..16 bytes) with at most
-   16 bytes of AAD, no frame, one zmm for the AES chain and one for GHASH. */
-mbgcmi_whole12_op mbgcmi_avx512_tiny12;
+   16 bytes of AAD, no frame, one zmm for the AES chain and one for GHASH; tiny12g the same for
+   a GMAC call (no message) with at most 16 bytes of AAD. */
+mbgcmi_whole12_op mbgcmi_avx512_tiny12, mbgcmi_avx512_tiny12g;
 
 /* gcm_small_avx512.asm: the variants' whole12 (arch_avx512.c has the routing and why), each
    choosing small12, the avx2 short path or the variant's own kernel by the lengths: by16's,

@@ -339,10 +339,10 @@ section .text
 ; int mbgcmi_avx512_by16_whole12(...as mbgcmi_avx512_small12...)
 ;   The by16 variant's whole12 (struct mbgcmi_gcm_ops.whole12, arch_avx512.c): a dispatch on
 ;   the public lengths, then a tail jump, no frame. To mbgcmi_avx512_tiny12: messages of
-;   1..16 bytes with at most 16 bytes of AAD; to mbgcmi_avx512_small12p: messages of
-;   17..BY16_SMALL_MAX bytes with at most 16 bytes of AAD, or with 17..64 bytes of AAD while
-;   len + aad_len <= 464 (the key's 32 powers), and GMAC calls (len 0) with at most 64 bytes
-;   of AAD; other messages of at most 144 bytes with at most 64 bytes of AAD to the avx2
+;   1..16 bytes with at most 16 bytes of AAD (GMAC calls, len 0, with at most 16 bytes of AAD
+;   to mbgcmi_avx512_tiny12g); to mbgcmi_avx512_small12p: messages of 17..BY16_SMALL_MAX
+;   bytes with at most 16 bytes of AAD, or with 17..64 bytes of AAD while len + aad_len <= 464
+;   (the key's 32 powers), and GMAC calls with 17..64 bytes of AAD; other messages of at most 144 bytes with at most 64 bytes of AAD to the avx2
 ;   arch's short path (mbgcmi_avx2_gcm12: one ymm pass); the rest to mbgcmi_avx512_gcm12
 ;   (by16). The thresholds were measured on the Intel Xeon guest
 ;   (arch_avx512.c, docs/perf.md). As a C function with a sibling call (the compiler saved two
@@ -375,7 +375,9 @@ mbgcmi_avx512_by16_whole12:
         jbe     mbgcmi_avx512_small12p
         jmp     .w_other
 .w_gmac:
-        cmp     rcx, 64                                 ; GMAC: the AAD and L in one reduction
+        cmp     rcx, 16                                 ; GMAC: up to one AAD block in tiny12g,
+        jbe     mbgcmi_avx512_tiny12g                   ; else the AAD and L in one reduction
+        cmp     rcx, 64
         jbe     mbgcmi_avx512_small12p
 .w_other:
         cmp     r9, 144
@@ -642,14 +644,17 @@ mbgcmi_avx512_small12p:
 ;   expected tag; k1 the IV's dwords, k2 the tag's bytes, k3 A's bytes (then scratch), k4 the
 ;   message's.
 ;   Every vector register written is cleared before returning; no frame, no stack slot.
-global mbgcmi_avx512_tiny12:function hidden
-mbgcmi_avx512_tiny12:
+; TINY12 gmac: tiny12's body; gmac = 1 for a call without a message (len 0), whose X is
+; [0 | 0 | A | L] (A by H^2): no message bytes read or written
+%macro TINY12 1
         mov     eax, 0x77
         kmovw   k1, eax
         vbroadcasti32x4 ymm0{k1}{z}, [rsi]              ; IV || 0 in both lanes
         vbroadcasti32x4 ymm1, [rdi + KEY_RK]
         vpternlogq ymm0, ymm1, [TCTR], 0x96             ; [CB | J0] ^ rk0
+%if %1 == 0
         mov     r10, [rsp + 8]                          ; out
+%endif
         mov     r11, [rsp + 16]                         ; tag
         mov     rsi, [rsp + 24]                         ; tag_len | decrypt << 8
         mov     eax, 0xFFFF
@@ -659,30 +664,43 @@ mbgcmi_avx512_tiny12:
         mov     eax, 0xFFFF
         bzhi    eax, eax, ecx
         kmovw   k3, eax                                 ; A's bytes
+%if %1 == 0
         mov     eax, 0xFFFF
         bzhi    eax, eax, r9d
         kmovw   k4, eax                                 ; the message's bytes
+%endif
         vmovdqa64 zmm5, [BSWAP]
         vmovdqu8 xmm2{k3}{z}, [rdx]                     ; A
+%if %1 == 0
         vmovdqu8 xmm3{k4}{z}, [r8]                      ; P or C
+%endif
         vpshufb xmm2, xmm2, xmm5
         lea     rax, [r9 * 8]
         vmovq   xmm4, rax
         lea     rax, [rcx * 8]
         vpinsrq xmm4, xmm4, rax, 1                      ; L, V form {message bits, AAD bits}
+%if %1
+        vinserti32x4 ymm6, ymm2, xmm4, 1                ; [A | L]
+        vshufi64x2 zmm2, zmm2, zmm6, 0x45               ; X = [0 | 0 | A | L]
+%else
         vshufi64x2 zmm2, zmm2, zmm4, 0x11               ; [0 | A | 0 | L]
+%endif
         vmovdqu64 zmm7, [rdi + HPOW(4)]
         mov     eax, [rdi + KEY_ROUNDS]
+%if %1
+        TPRODUCTS
+        TROUNDS
+%else
         test    esi, 0x100
-        jz      .t_enc
+        jz      %%enc
         vpshufb xmm6, xmm3, xmm5                        ; decrypt: C, so X now
         vinserti32x4 zmm2, zmm2, xmm6, 2
         TPRODUCTS
         TROUNDS
         vpxorq  xmm3, xmm3, xmm0                        ; P
         vmovdqu8 [r10]{k4}, xmm3
-        jmp     .t_final
-.t_enc:
+        jmp     %%final
+%%enc:
         TROUNDS
         vpxorq  xmm3, xmm3, xmm0
         vmovdqu8 xmm3{k4}{z}, xmm3                      ; C, zero past the message
@@ -690,7 +708,8 @@ mbgcmi_avx512_tiny12:
         vpshufb xmm6, xmm3, xmm5
         vinserti32x4 zmm2, zmm2, xmm6, 2                ; X = [0 | A | C | L]
         TPRODUCTS
-.t_final:
+%endif
+%%final:
         vextracti32x4 xmm4, ymm0, 1                     ; E_K(J0) (L is hashed)
         STAG    8, 9, 10, 6, 5, 4
         SCLEAR  0, 4
@@ -698,5 +717,17 @@ mbgcmi_avx512_tiny12:
         SCLEAR  20, 20
         vzeroupper
         ret
+%endmacro
+
+global mbgcmi_avx512_tiny12:function hidden
+mbgcmi_avx512_tiny12:
+        TINY12  0
+
+; int mbgcmi_avx512_tiny12g(...as mbgcmi_avx512_small12...): GMAC, len 0 and aad_len <= 16
+;   (by16_whole12 routes only those here): GHASH = A H^2 ^ L H, X = [0 | 0 | A | L] times the
+;   same rows, E_K(J0) the one AES block used (the chain keeps tiny12's [CB | J0] form)
+global mbgcmi_avx512_tiny12g:function hidden
+mbgcmi_avx512_tiny12g:
+        TINY12  1
 
 section .note.GNU-stack noalloc noexec nowrite progbits
