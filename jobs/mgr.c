@@ -219,8 +219,8 @@ single12_ok(const mbgcm_mgr *m, const mbgcm_job *job, uint64_t single_from)
     return job->iv_len == 12 &&
            (len + aad >= m->single_min_len || (single_from != 0 && len >= single_from) ||
             mbgcmi_wide_aad_whole12(m->wide_aad_max, m->wide_aad_span, len, aad)) &&
-           job->src_sgl == NULL && job->dst_sgl == NULL &&
-           mbgcmi_check_job_inline(job) == MBGCM_OK;
+           ((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl) == 0 &&
+           mbgcmi_job12_valid(job, MBGCMI_MAX_TEXT_LEN, MBGCMI_MAX_AAD_LEN);
 }
 
 /* ---- ring API -------------------------------------------------------------------------------- */
