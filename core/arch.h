@@ -45,6 +45,12 @@ struct mbgcmi_arch {
                                              0: as short_msg_below. Valid jobs with a 12-byte
                                              IV that either limit turns away run one by one
                                              through ops->whole12 */
+    unsigned burst_short_min_jobs;        /* with short_jobs: a burst gives its short jobs to
+                                             that kernel only when it has this many jobs or
+                                             more and its first two share a key (else they go,
+                                             valid with a 12-byte IV, through ops->whole12:
+                                             where few jobs, or jobs of many keys, make the
+                                             lanes slower than one job at a time); 0: always */
     uint64_t single_min_len;              /* with lanes: jobs this long or longer run
                                              single-stream, and a lone lane with this much
                                              left finishes so (UINT64_MAX: never; measured

@@ -89,6 +89,7 @@ struct mbgcm_mgr {
                                     mbgcmi_burst_short_msg_lim). Where either limit is below
                                     short_lim, longer valid linear jobs with a 12-byte IV run
                                     single-stream */
+    unsigned burst_short_min_jobs; /* the arch's (struct mbgcmi_arch; 0: the test hook) */
     unsigned short_ring;         /* the ring runs a short-job class once it holds this many
                                     jobs: the configured lanes, at least MBGCMI_SHORT_RING */
     /* 12-byte-IV jobs with more AAD than the short-job kernel takes that go single-stream
@@ -166,6 +167,15 @@ unsigned mbgcmi_sched_run_deferred(mbgcm_mgr *m); /* returns how many failed the
 void mbgcmi_sched_wipe_idle(mbgcm_mgr *m);
 /* Wipe all lane state and forget every lane's key (free). */
 void mbgcmi_sched_wipe_all(mbgcm_mgr *m);
+
+/* Whether a burst of |n| jobs at |jobs| gives its short jobs to the short-job kernel: at least
+   m->burst_short_min_jobs jobs (2 or more) whose first two share a key, or always where that
+   is 0. Otherwise its short-job limit is one byte: only GMAC jobs take the kernel. */
+static inline int mbgcmi_burst_short_on(const mbgcm_mgr *m, const mbgcm_job *jobs, unsigned n)
+{
+    const unsigned min = m->burst_short_min_jobs;
+    return min == 0 || (n >= min && jobs[0].key == jobs[1].key);
+}
 
 /* The steps accept() composes, for kbench (per-job C-path cycles) and tests. */
 /* Whether the short-job kernel takes validated job |job| (12-byte IV, linear, a short job under

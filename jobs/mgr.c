@@ -168,6 +168,7 @@ void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
     m->short_lim = m->single_min_len < lim ? m->single_min_len : lim;
     /* an overridden threshold decides alone (tests that send such jobs to the lanes) */
     m->short_msg_lim = m->burst_short_msg_lim = m->short_lim;
+    m->burst_short_min_jobs = 0;
     m->wide_aad_max = m->wide_aad_span = 0;
 }
 
@@ -340,13 +341,14 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
 }
 
 /* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
-   m->short_lim / m->burst_short_msg_lim; returns the index of the first job that is not (or
-   n). Kept small so that the fill state stays in registers. */
+   m->short_lim bytes of hashed rows and |short_mlim| of message (the burst's limit); returns
+   the index of the first job that is not (or n). Kept small so that the fill state stays in
+   registers. */
 static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n,
-                           struct burst_fill *f, uint64_t now,
+                           uint64_t short_mlim, struct burst_fill *f, uint64_t now,
                            uint64_t *bytes, unsigned *failed)
 {
-    const uint64_t short_lim = m->short_lim, short_mlim = m->burst_short_msg_lim;
+    const uint64_t short_lim = m->short_lim;
     uint64_t b = 0;
     for (; i < n; i++) {
         mbgcm_job *job = &jobs[i];
@@ -439,12 +441,15 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     uint64_t direct_bytes = 0;
     const unsigned staged0 = m->staged; /* ring jobs waiting in short-job classes */
     struct burst_fill f = {NULL, 0, 0, 0, 0, 0};
-    const uint64_t short_mlim = shortfast ? m->burst_short_msg_lim : 0;
+    const uint64_t short_mlim = !shortfast                          ? 0
+                                : mbgcmi_burst_short_on(m, jobs, n) ? m->burst_short_msg_lim
+                                                                    : 1;
     /* where the arch sets a short-job limit for bursts, what it leaves goes single-stream */
     const uint64_t single_from = short_mlim < m->short_lim ? short_mlim : 0;
     for (unsigned i = 0; i < n;) {
         if (shortfast) {
-            const unsigned stop = fill_short(m, jobs, i, n, &f, now, &direct_bytes, &failed);
+            const unsigned stop =
+                fill_short(m, jobs, i, n, short_mlim, &f, now, &direct_bytes, &failed);
             direct += stop - i;
             if ((i = stop) == n) {
                 break;

@@ -84,6 +84,7 @@ struct run {
     int jobs12;         /* the arch's single-stream ops have the pipelined kernel */
     const struct mbgcmi_gcm_ops *ops; /* those ops */
     tu_key *keys;       /* [3 sizes][2 objects]: keys[2 * size + obj] */
+    int short_on;       /* the burst being run gives short jobs to the short-job kernel */
     char ctx[160];
 };
 
@@ -180,7 +181,7 @@ static const char *route_of(const struct run *R, const struct pj *p)
 {
     const tu_jspec *sp = &p->t->sp;
     if (sp->bad != TU_BAD_NONE) return "invalid";
-    if (!tu_goes_single_burst(R->m, R->thr, sp)) return "lanes or short";
+    if (!tu_goes_single_burst(R->m, R->thr, sp, R->short_on)) return "lanes or short";
     if ((uint64_t)sp->len < R->thr && !tu_goes_wide(R->m, sp)) return "single";
     if (sp->iv_len == 12 && R->ops != NULL && R->ops->whole12 != NULL) {
         /* the burst gathers what the ops' limits give to jobs12 and runs the rest at once */
@@ -221,15 +222,18 @@ static void run_burst(struct run *R, struct pj *p, unsigned n, const char *what)
     unsigned want = 0;
     uint64_t auth = 0, invalid = 0, single = 0, bytes = 0, pipelined = 0, whole12 = 0;
     for (unsigned i = 0; i < n; i++) {
+        tu_tjob_load(p[i].t, &bj[i], (void *)(uintptr_t)i, &R->r);
+    }
+    R->short_on = tu_burst_short_on(R->m, bj, n);
+    for (unsigned i = 0; i < n; i++) {
         const tu_tjob *t = p[i].t;
-        tu_tjob_load(t, &bj[i], (void *)(uintptr_t)i, &R->r);
         want += t->expect == MBGCM_OK;
         auth += t->expect == MBGCM_ERR_AUTH;
         if (t->sp.bad != TU_BAD_NONE) {
             invalid++;
         } else {
             bytes += t->sp.len;
-            if (tu_goes_single_burst(R->m, R->thr, &t->sp)) single++;
+            if (tu_goes_single_burst(R->m, R->thr, &t->sp, R->short_on)) single++;
             pipelined += strcmp(route_of(R, &p[i]), "pipelined") == 0;
             whole12 += strcmp(route_of(R, &p[i]), "whole12") == 0;
         }
@@ -244,7 +248,7 @@ static void run_burst(struct run *R, struct pj *p, unsigned n, const char *what)
     }
     if (!good) {
         dump_burst(R, p, bj, n, what, ret, want);
-        char ctx[300];
+        char ctx[480];
         for (unsigned i = 0; i < n; i++) {
             snprintf(ctx, sizeof ctx, "%s: %s: job [%u] (%s)", R->ctx, what, i,
                      outcome_name[p[i].oc]);

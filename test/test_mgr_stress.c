@@ -155,7 +155,7 @@ static tu_tjob *random_job(struct sess *S)
 }
 
 /* Book-keeping for a job the manager accepted (ring, or |burst|). */
-static void account(struct sess *S, const tu_tjob *t, int burst)
+static void account(struct sess *S, const tu_tjob *t, int burst, int short_on)
 {
     S->jobs++;
     cst[S->cfg].jobs++;
@@ -170,7 +170,7 @@ static void account(struct sess *S, const tu_tjob *t, int burst)
         S->auth++;
         cst[S->cfg].auth++;
     }
-    if (burst ? tu_goes_single_burst(S->m, S->thr, &t->sp)
+    if (burst ? tu_goes_single_burst(S->m, S->thr, &t->sp, short_on)
               : tu_goes_single(S->m, S->thr, &t->sp)) {
         S->single++;
         cst[S->cfg].single++;
@@ -284,7 +284,7 @@ static void op_submit(struct sess *S)
     f->slot = slot;
     f->seq = seq;
     S->fcount++;
-    account(S, t, 0);
+    account(S, t, 0, 0);
     cst[S->cfg].ring++;
     const int was_full = S->fcount == S->qeff; /* this submit fills the ring */
     mbgcm_job *j = mbgcm_submit_job(S->m);
@@ -353,7 +353,10 @@ static void op_burst(struct sess *S)
     for (unsigned i = 0; i < n; i++) {
         tj[i] = random_job(S);
         tu_tjob_load(tj[i], &jobs[i], (void *)(uintptr_t)(UINT64_C(0xB0000000) + i), S->r);
-        account(S, tj[i], 1);
+    }
+    const int short_on = tu_burst_short_on(S->m, jobs, n);
+    for (unsigned i = 0; i < n; i++) {
+        account(S, tj[i], 1, short_on);
         want_ok += tj[i]->expect == MBGCM_OK;
         if (tj[i]->sp.bad == TU_BAD_NONE && (uint64_t)tj[i]->sp.len < S->thr) {
             S->used_burst_lanes = 1;

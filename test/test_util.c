@@ -722,12 +722,14 @@ int tu_mgr_has_lanes(int cfg)
     return a != NULL && a->lanes != NULL;
 }
 
-static int goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp, int burst)
+static int goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp, int burst,
+                       int short_on)
 {
     unsigned cls;
     uint32_t shape;
     const int shortfast = m->sc != NULL && m->j0_hook == NULL;
-    const uint64_t mlim = burst ? m->burst_short_msg_lim : m->short_msg_lim;
+    /* a burst that keeps its short jobs off the short-job kernel: GMAC jobs only */
+    const uint64_t mlim = !burst ? m->short_msg_lim : short_on ? m->burst_short_msg_lim : 1;
     if (shortfast && sp->iv_len == 12 &&
         mbgcmi_short_classify(sp->len, sp->aad_len, 16, MBGCM_ENCRYPT, 10, m->short_lim, mlim,
                               &cls, &shape)) {
@@ -742,12 +744,19 @@ static int goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp, int
 
 int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp)
 {
-    return goes_single(m, thr, sp, 0);
+    return goes_single(m, thr, sp, 0, 0);
 }
 
-int tu_goes_single_burst(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp)
+int tu_goes_single_burst(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp, int short_on)
 {
-    return goes_single(m, thr, sp, 1);
+    return goes_single(m, thr, sp, 1, short_on);
+}
+
+int tu_burst_short_on(const mbgcm_mgr *m, const mbgcm_job *jobs, unsigned n)
+{
+    /* the arch's rule, restated: enough jobs, and the first two with one key */
+    return m->burst_short_min_jobs == 0 ||
+           (n >= m->burst_short_min_jobs && jobs[0].key == jobs[1].key);
 }
 
 int tu_goes_wide(const mbgcm_mgr *m, const tu_jspec *sp)

@@ -246,10 +246,14 @@ typedef struct tu_jspec {
    single-stream; short jobs to the short-job kernel when the arch has one; then jobs whose
    message and AAD together are long, and 12-byte-IV jobs with more AAD than the short-job
    kernel takes where the arch's whole12 is quick for them: tu_goes_wide). tu_goes_single_burst:
-   the same for a job in a burst, whose short-job limit may be lower (burst_short_msg_lim:
-   12-byte-IV jobs with that much message or more run single-stream). */
+   the same for a job in a burst, whose short-job limit may differ (burst_short_msg_lim:
+   12-byte-IV jobs with that much message or more run single-stream), and where |short_on| is
+   0 (tu_burst_short_on of its burst) is one byte: only GMAC jobs take the short-job kernel. */
 int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp);
-int tu_goes_single_burst(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp);
+int tu_goes_single_burst(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp, int short_on);
+/* 1 when the burst of |n| jobs at |jobs| (loaded) gives its short jobs to the short-job
+   kernel on manager |m| (struct mbgcmi_arch.burst_short_min_jobs). */
+int tu_burst_short_on(const mbgcm_mgr *m, const mbgcm_job *jobs, unsigned n);
 /* 1 when a valid linear job of shape |sp| goes to whole12 on manager |m| for its AAD of 17 or
    more bytes (struct mbgcmi_gcm_ops.wide_aad_max; off once a test set the threshold). */
 int tu_goes_wide(const mbgcm_mgr *m, const tu_jspec *sp);

@@ -86,6 +86,12 @@ _Static_assert(BY16_PIPE_ENC_FROM <= BY16_SMALL_MAX + 1,
    it was 0-25% slower at 16-96 (docs/perf.md): a burst fills a short-job class without the
    ring's per-job cost. */
 #define BY16_BURST_SHORT_MSG_BELOW 113
+/* ...and only in bursts of 8 jobs or more whose first two jobs share a key: there, with one
+   key for all jobs, the short-job kernel took 5-15% off whole12's time at 16-64 bytes, but
+   with 64 keys round-robin whole12 was quicker at every burst size (decrypts 13-22%, encrypts
+   up to 14%), and with one key in bursts of 1, 2 and 4 jobs (a class run for so few lanes:
+   35-42%, 14-29% and up to 7% at 64-112 bytes). */
+#define BY16_BURST_SHORT_MIN_JOBS 8
 
 static const struct mbgcmi_gcm_ops ops = {
     .block = mbgcmi_avx_block,
@@ -238,6 +244,7 @@ const struct mbgcmi_arch mbgcmi_arch_avx512 = {
     .variant = "by16",
     .short_msg_below = BY16_SHORT_MSG_BELOW,
     .burst_short_msg_below = BY16_BURST_SHORT_MSG_BELOW,
+    .burst_short_min_jobs = BY16_BURST_SHORT_MIN_JOBS,
     .variants = variants,
     .nvariants = 3,
     .choose = choose,
