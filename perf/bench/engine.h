@@ -58,7 +58,7 @@ struct engine {
     int ref;             /* an API of the reference peer: ratios are against these */
     uint64_t timeout_ns; /* ring: flush_timeout_ns */
     const struct peer *peer; /* ipsec-mb: the adapter */
-    char note[200];
+    char note[400];
     void *st;            /* the family's state, created by setup */
 };
 

@@ -297,6 +297,11 @@ static void add_manager_engine(struct engine *eng, unsigned *ne, enum api api, i
                      "AAD <= 16 run in the short-job kernel, longer ones with a 12-byte IV "
                      "single-stream, other jobs of %llu bytes or more too (%s)",
                      (unsigned long long)smax, (unsigned long long)thr, by);
+            if (api == API_BURST && !opt.single_set && mbint_burst_short_min_jobs(a) != 0) {
+                note_add(e->note, sizeof e->note, "the short-job kernel only in bursts of %u "
+                         "jobs or more whose first two share a key",
+                         mbint_burst_short_min_jobs(a));
+            }
         } else {
             note_add(e->note, sizeof e->note, "jobs of up to %llu bytes with a 12-byte IV and "
                      "AAD <= 16 run in the short-job kernel, other jobs of %llu bytes or more "

@@ -81,6 +81,11 @@ uint64_t mbint_short_max_len(int arch, int burst)
     return (burst ? mbgcmi_burst_short_msg_lim(a, lim) : mbgcmi_short_msg_lim(a, lim)) - 1;
 }
 
+unsigned mbint_burst_short_min_jobs(int arch)
+{
+    return mbgcmi_arch_at((unsigned)arch)->burst_short_min_jobs;
+}
+
 void mbint_set_single_min_len(mbgcm_mgr *m, uint64_t len)
 {
     mbgcmi_mgr_set_single_min_len(m, len);

@@ -42,6 +42,9 @@ uint64_t mbint_single_min_len(int arch);
    (burst 0) or a burst (1) in the chosen variant's routing, 0 without (or when only GMAC jobs
    go there); longer valid jobs with a 12-byte IV run single-stream. */
 uint64_t mbint_short_max_len(int arch, int burst);
+/* A burst gives short jobs to that kernel only with this many jobs whose first two share a
+   key (0: always). */
+unsigned mbint_burst_short_min_jobs(int arch);
 void mbint_set_single_min_len(mbgcm_mgr *m, uint64_t len);
 
 #endif /* MBGCM_BENCH_ENGINE_MBGCM_INTERNAL_H */
