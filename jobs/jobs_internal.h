@@ -169,8 +169,9 @@ void mbgcmi_sched_wipe_idle(mbgcm_mgr *m);
 void mbgcmi_sched_wipe_all(mbgcm_mgr *m);
 
 /* Whether a burst of |n| jobs at |jobs| gives its short jobs to the short-job kernel: at least
-   m->burst_short_min_jobs jobs (2 or more) whose first two share a key, or always where that
-   is 0. Otherwise its short-job limit is one byte: only GMAC jobs take the kernel. */
+   m->burst_short_min_jobs jobs (2 or more) whose first two point to the same key, or always
+   where that is 0. Otherwise its short-job limit is one byte: only GMAC jobs take the kernel
+   (the key pointers are public; no key byte is read). */
 static inline int mbgcmi_burst_short_on(const mbgcm_mgr *m, const mbgcm_job *jobs, unsigned n)
 {
     const unsigned min = m->burst_short_min_jobs;

@@ -342,10 +342,10 @@ section .text
 ;   1..16 bytes with at most 16 bytes of AAD (GMAC calls, len 0, with at most 16 bytes of AAD
 ;   to mbgcmi_avx512_tiny12g); to mbgcmi_avx512_small12p: messages of 17..BY16_SMALL_MAX
 ;   bytes with at most 16 bytes of AAD, or with 17..64 bytes of AAD while len + aad_len <= 464
-;   (the key's 32 powers), and GMAC calls with 17..64 bytes of AAD; other messages of at most 144 bytes with at most 64 bytes of AAD to the avx2
-;   arch's short path (mbgcmi_avx2_gcm12: one ymm pass); the rest to mbgcmi_avx512_gcm12
-;   (by16). The thresholds were measured on the Intel Xeon guest
-;   (arch_avx512.c, docs/perf.md). As a C function with a sibling call (the compiler saved two
+;   (the key's 32 powers), and GMAC calls with 17..64 bytes of AAD; other messages of at most
+;   144 bytes with at most 64 bytes of AAD to the avx2 arch's short path (mbgcmi_avx2_gcm12:
+;   one ymm pass); the rest to mbgcmi_avx512_gcm12 (by16). The thresholds were measured on
+;   the Intel Xeon guest (arch_avx512.c, docs/perf.md). As a C function with a sibling call (the compiler saved two
 ;   registers and copied the three stack arguments onto themselves) the same choice took 1-5%
 ;   of a one-shot call of at most 64 bytes there.
 ;   Register use: rax (len + aad_len): public.
