@@ -83,13 +83,30 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 ; loads the input before the pass (in may equal out) and hashes the input; encrypt hashes the
 ; output. GROUP_STORE leaves the GHASH input (byte order) in zmm4-7, stores the output and
 ; advances rcx, r8 and r9.
-%macro GROUP_LOAD 1
+;   GROUP_LOAD dec, base loads into zmm(base)..zmm(base+3) instead of zmm8-11; GROUP_OUT base
+; stores zmm(base)..zmm(base+3) and advances rcx, r8 and r9 (the end of every group's store).
+%macro GROUP_LOAD 1-2 8
 %if %1
-        vmovdqu64 zmm8, [rcx]                           ; load early: in may equal out
-        vmovdqu64 zmm9, [rcx + 64]
-        vmovdqu64 zmm10, [rcx + 128]
-        vmovdqu64 zmm11, [rcx + 192]
+%assign _gl %2
+%assign _go 0
+%rep 4
+        vmovdqu64 zmm %+ _gl, [rcx + 64 * _go]          ; load early: in may equal out
+%assign _gl _gl + 1
+%assign _go _go + 1
+%endrep
 %endif
+%endmacro
+%macro GROUP_OUT 1
+%assign _gl %1
+%assign _go 0
+%rep 4
+        vmovdqu64 [r8 + 64 * _go], zmm %+ _gl
+%assign _gl _gl + 1
+%assign _go _go + 1
+%endrep
+        add     rcx, 256
+        add     r8, 256
+        sub     r9, 16
 %endmacro
 %macro GROUP_STORE 1
 %if %1
@@ -111,13 +128,7 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         vmovdqa64 zmm6, zmm2
         vmovdqa64 zmm7, zmm3
 %endif
-        vmovdqu64 [r8], zmm0
-        vmovdqu64 [r8 + 64], zmm1
-        vmovdqu64 [r8 + 128], zmm2
-        vmovdqu64 [r8 + 192], zmm3
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
+        GROUP_OUT 0
 %endmacro
 
 ; ENC_LAG2 ctr, exit: the whole-group loop of an encrypt, entered after the first group's
@@ -142,16 +153,7 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 %assign _pb _pb + 1
 %assign _pz _pz + 1
 %endrep
-%assign _pb %1
-%assign _pz 0
-%rep 4
-        vmovdqu64 [r8 + 64 * _pz], zmm %+ _pb
-%assign _pb _pb + 1
-%assign _pz _pz + 1
-%endrep
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
+        GROUP_OUT %1
 %endmacro
 %macro ENC_LAG2 2
         cmp     r9, 16
@@ -214,13 +216,7 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 %assign _pb _pb + 1
 %assign _pz _pz + 1
 %endrep
-        vmovdqu64 [r8], zmm0
-        vmovdqu64 [r8 + 64], zmm1
-        vmovdqu64 [r8 + 128], zmm2
-        vmovdqu64 [r8 + 192], zmm3
-        add     rcx, 256
-        add     r8, 256
-        sub     r9, 16
+        GROUP_OUT 0
 %endmacro
 %macro DEC_PAIRS 2
 %%pairs:
@@ -233,10 +229,7 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 %undef GH_PAIR
         PAIR_STORE_DEC 8
         CTR_WB  %1
-        vmovdqu64 zmm4, [rcx]                           ; load early: in may equal out
-        vmovdqu64 zmm5, [rcx + 64]
-        vmovdqu64 zmm6, [rcx + 128]
-        vmovdqu64 zmm7, [rcx + 192]
+        GROUP_LOAD 1, 4                                 ; into zmm4-7
 %define GH_BASE 8
 %define GH_PAIR 2
         AES_W   4, 1
