@@ -95,6 +95,9 @@ struct mbgcm_mgr {
     /* 12-byte-IV jobs with more AAD than the short-job kernel takes that go single-stream
        (mbgcmi_wide_aad_whole12: the ops' limits; zero with the threshold test hook) */
     uint64_t wide_aad_max, wide_aad_span;
+    /* ring jobs with a message this long that the routing sends to whole12 by the message
+       alone (mbgcmi_mgr_route_update); UINT64_MAX: none */
+    uint64_t ring12_from;
     struct mbgcmi_lane_info info[MBGCMI_MAX_GROUPS * MBGCMI_GL];
     /* test hook: may rewrite J0 when a job enters a lane (counter-wrap tests) */
     void (*j0_hook)(void *ctx, const mbgcm_job *job, uint8_t j0[16]);
@@ -289,6 +292,10 @@ int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job);
 void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx);
 /* Override the single-stream threshold (ignored by arches without a lane kernel). */
 void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len);
+/* Recompute what follows from the routing fields (ring12_from) after any of them, the arch,
+   the short-job classes or the J0 hook changed (the manager's setup and hooks call it; tests
+   that swap fields in call it too). */
+void mbgcmi_mgr_route_update(mbgcm_mgr *m);
 /* Called with each job's J0 as it enters a lane; may rewrite it (lane path only, so set the
    single-stream threshold to UINT64_MAX when using it). */
 void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job *job,

@@ -112,6 +112,7 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
     m->short_ring = lanes > MBGCMI_SHORT_RING ? lanes : MBGCMI_SHORT_RING;
     clock_setup(m, NULL, NULL);
     mbgcmi_sched_init(m, (struct mbgcmi_group *)(void *)(mem + off_groups), ngroups);
+    mbgcmi_mgr_route_update(m);
     *out = m;
     return MBGCM_OK;
 }
@@ -170,6 +171,7 @@ void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
     m->short_msg_lim = m->burst_short_msg_lim = m->short_lim;
     m->burst_short_min_jobs = 0;
     m->wide_aad_max = m->wide_aad_span = 0;
+    mbgcmi_mgr_route_update(m);
 }
 
 void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job *job,
@@ -177,6 +179,7 @@ void mbgcmi_mgr_set_j0_hook(mbgcm_mgr *m, void (*fn)(void *ctx, const mbgcm_job 
 {
     m->j0_hook = fn;
     m->j0_ctx = ctx;
+    mbgcmi_mgr_route_update(m);
 }
 
 /* ---- ring ---------------------------------------------------------------------------------- */
@@ -231,14 +234,11 @@ mbgcm_job *mbgcm_get_next_job(mbgcm_mgr *m)
     return m ? &m->ring[m->tail & m->qmask] : NULL;
 }
 
-mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
+/* Everything mbgcm_submit_job does besides its quick path: the job at ring slot |tail|, the
+   tail already advanced. Out of line, so the quick path needs no frame of its own. */
+static __attribute__((noinline)) mbgcm_job *submit_routed(mbgcm_mgr *m, mbgcm_job *job,
+                                                          unsigned tail)
 {
-    if (m == NULL) {
-        return NULL;
-    }
-    const unsigned tail = m->tail;
-    mbgcm_job *job = &m->ring[tail & m->qmask];
-    m->tail = tail + 1;
     const uint64_t now = m->timeout ? mbgcmi_now(m) : 0;
     unsigned cls;
     uint32_t shape;
@@ -267,6 +267,46 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
         mbgcmi_sched_finish(m, &m->ring[m->head & m->qmask], MBGCMI_RUN_RING_FULL);
     }
     return pop_if_done(m);
+}
+
+void mbgcmi_mgr_route_update(mbgcm_mgr *m)
+{
+    uint64_t from = UINT64_MAX;
+    if (m->arch->ops->whole12 != NULL && m->j0_hook == NULL) {
+        /* single12_ok's rule by the message alone: from the arch's ring limit where it is
+           below the short-job limit, else from the single-stream threshold (len + aad_len
+           >= len); never a job the short-job classes would take first */
+        from = m->short_msg_lim < m->short_lim ? m->short_msg_lim : m->single_min_len;
+        if (m->sc != NULL && from < m->short_msg_lim) {
+            from = m->short_msg_lim;
+        }
+    }
+    m->ring12_from = from;
+}
+
+mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
+{
+    if (m == NULL) {
+        return NULL;
+    }
+    const unsigned tail = m->tail;
+    mbgcm_job *job = &m->ring[tail & m->qmask];
+    m->tail = tail + 1;
+    /* The quick path: a job submit_routed would send straight to whole12 (ring12_from),
+       submitted to an empty ring. Nothing is pending then, in the lanes or the short-job
+       classes (burst jobs never stay), so there is no timeout to check and no room to make:
+       the job runs, completes and comes back as the oldest. */
+    if (tail == m->head && (uint64_t)job->len >= m->ring12_from && job->iv_len == 12 &&
+        ((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl) == 0 &&
+        mbgcmi_job12_valid(job, MBGCMI_MAX_TEXT_LEN, MBGCMI_MAX_AAD_LEN)) {
+        m->jobs++;
+        m->bytes += job->len;
+        m->single++;
+        single12_now(m, m->arch->ops, job);
+        m->head = tail + 1;
+        return job;
+    }
+    return submit_routed(m, job, tail);
 }
 
 mbgcm_job *mbgcm_get_completed_job(mbgcm_mgr *m)

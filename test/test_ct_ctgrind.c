@@ -586,6 +586,7 @@ static void t_stages(void **state)
         m->sc = classes;
         m->short_lim = 16 * MBGCMI_SHORT_MAX_BLOCKS + 1; /* as the manager of such an arch */
         m->short_msg_lim = m->short_lim;
+        mbgcmi_mgr_route_update(m);
         mbgcmi_mgr_set_clock(m, fake_clock, NULL);
         c_short_calls = c_short_long = 0;
         mgr_session(m, keys, 3, 100, 16 * MBGCMI_SHORT_MAX_BLOCKS + 2,
