@@ -45,6 +45,11 @@ struct mbgcmi_arch {
                                              0: as short_msg_below. Valid jobs with a 12-byte
                                              IV that either limit turns away run one by one
                                              through ops->whole12 */
+    unsigned gmac_single;                 /* with short_jobs and short_msg_below = 1: 1 when
+                                             the ring's GMAC jobs (no message) skip that
+                                             kernel too: valid with a 12-byte IV, they run
+                                             through ops->whole12, which was quicker there
+                                             (a burst's GMAC jobs keep it); 0: they keep it */
     unsigned burst_short_min_jobs;        /* with short_jobs: a burst gives its short jobs to
                                              that kernel only when it has this many jobs or
                                              more and its first two share a key (else they go,
@@ -67,13 +72,16 @@ struct mbgcmi_arch {
 };
 
 /* The message limit of the short-job kernel for a manager of |a| whose limit on hashed rows is
-   |lim|: the arch's short_msg_below where it is set and lower, else |lim|. */
+   |lim|: the arch's short_msg_below where it is set and lower, else |lim|; where that leaves
+   GMAC jobs only and the arch runs them single-stream (gmac_single), 0. */
 static inline uint64_t mbgcmi_short_msg_lim(const struct mbgcmi_arch *a, uint64_t lim)
 {
-    return a->short_msg_below != 0 && a->short_msg_below < lim ? a->short_msg_below : lim;
+    const uint64_t l = a->short_msg_below != 0 && a->short_msg_below < lim ? a->short_msg_below
+                                                                           : lim;
+    return l == 1 && a->gmac_single ? 0 : l; /* 0: no job takes the kernel */
 }
 /* The same for a burst's jobs: burst_short_msg_below where it is set and lower than |lim|,
-   else the ring's. */
+   else the ring's (whose 0 for gmac_single stays: a limit is never below one byte here). */
 static inline uint64_t mbgcmi_burst_short_msg_lim(const struct mbgcmi_arch *a, uint64_t lim)
 {
     return a->burst_short_msg_below != 0 && a->burst_short_msg_below < lim

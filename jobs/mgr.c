@@ -214,14 +214,14 @@ single12_now(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
 /* 1 when |job| (not a valid short job, or the manager has no short-job classes) is a valid
    linear job with a 12-byte IV that goes single-stream by its whole work, message and AAD (a
    GMAC job is all AAD; a length sum that wraps is caught by the check), or by its message
-   alone from |single_from| (0: not so), as the scheduler's accept routes it, on an arch with
+   alone from |single_from| (UINT64_MAX: not so), as the scheduler's accept routes it, on an arch with
    a whole12. */
 static inline __attribute__((always_inline)) int
 single12_ok(const mbgcm_mgr *m, const mbgcm_job *job, uint64_t single_from)
 {
     const uint64_t len = job->len, aad = job->aad_len;
     return job->iv_len == 12 &&
-           (len + aad >= m->single_min_len || (single_from != 0 && len >= single_from) ||
+           (len + aad >= m->single_min_len || len >= single_from ||
             mbgcmi_wide_aad_whole12(m->wide_aad_max, m->wide_aad_span, len, aad)) &&
            ((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl) == 0 &&
            mbgcmi_job12_valid(job, MBGCMI_MAX_TEXT_LEN, MBGCMI_MAX_AAD_LEN);
@@ -249,7 +249,8 @@ static __attribute__((noinline)) mbgcm_job *submit_routed(mbgcm_mgr *m, mbgcm_jo
         m->bytes += job->len;
         mbgcmi_short_add(m, job, cls, shape, now, m->short_ring, MBGCMI_RUN_FULL);
     } else if (m->arch->ops->whole12 != NULL && m->j0_hook == NULL &&
-               single12_ok(m, job, m->short_msg_lim < m->short_lim ? m->short_msg_lim : 0)) {
+               single12_ok(m, job,
+                           m->short_msg_lim < m->short_lim ? m->short_msg_lim : UINT64_MAX)) {
         /* the common single-stream job: checked once, straight to whole12 (accept would check
            it again and go through the general driver); where the arch sets a short-job limit
            for the ring, a valid job it turns away goes here too */
@@ -430,12 +431,12 @@ burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
 }
 
 /* Take jobs[i..) single-stream (burst_single12) while single12_ok says so, with single_from
-   the burst's short-job limit where the arch sets one (below short_lim; else 0); returns the
-   index of the first job it does not take (or n). jobs[i] itself is known not to be a valid
-   short job; a later job with a message under short_mlim (the burst's short-job limit, 0: no
-   short-job kernel) may be one and ends the run, so that the short-job classes get it first.
-   One loop for a run of such jobs, out of line so that the short-job loop keeps its
-   registers. */
+   the burst's short-job limit where the arch sets one (below short_lim; else UINT64_MAX);
+   returns the index of the first job it does not take (or n). jobs[i] itself is known not to
+   be a valid short job; a later job with a message under short_mlim (the burst's short-job
+   limit, 0: no short-job kernel) may be one and ends the run, so that the short-job classes
+   get it first. One loop for a run of such jobs, out of line so that the short-job loop keeps
+   its registers. */
 static __attribute__((noinline)) unsigned fill_single12(mbgcm_mgr *m,
                                                         const struct mbgcmi_gcm_ops *ops,
                                                         mbgcm_job *jobs, unsigned i, unsigned n,
@@ -485,9 +486,10 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
                                 : mbgcmi_burst_short_on(m, jobs, n) ? m->burst_short_msg_lim
                                                                     : 1;
     /* where the arch sets a short-job limit for bursts, what it leaves goes single-stream */
-    const uint64_t single_from = short_mlim < m->short_lim ? short_mlim : 0;
+    const uint64_t single_from =
+        shortfast && short_mlim < m->short_lim ? short_mlim : UINT64_MAX;
     for (unsigned i = 0; i < n;) {
-        if (shortfast) {
+        if (short_mlim != 0) { /* (0: no job of this burst takes the short-job kernel) */
             const unsigned stop =
                 fill_short(m, jobs, i, n, short_mlim, &f, now, &direct_bytes, &failed);
             direct += stop - i;

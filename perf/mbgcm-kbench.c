@@ -192,6 +192,7 @@ static void ctx_init(struct kctx *c, size_t len, int mixed)
     c->L->arch = &c->cap_arch;
     /* the short kernel is timed at every length it takes, whatever the variant routes to it */
     c->L->short_msg_lim = c->L->short_lim;
+    mbgcmi_mgr_route_update(c->L);
     for (int i = 0; i < 4; i++) {
         mbgcmi_sched_enter(c->L, i, &c->jobs4[i], 0);
     }

@@ -459,7 +459,9 @@ static void variant_hook(void **state)
    variant holds each kind on both sides of every limit, in both directions, with a failed tag
    on each route; every job's output, tag, status and canaries are checked, and
    stats.single_stream must count exactly the jobs routed single-stream (tu_goes_single_burst,
-   tu_goes_single). */
+   tu_goes_single). Through the ring also behind a |lead| job that waits in the lanes until the
+   flush (a 16-byte IV), so that every job meets a ring that is not empty: submit's general
+   path, where an empty ring's quick path would take by16's jobs. */
 static const struct {
     int dir;
     size_t aad, len;
@@ -476,7 +478,7 @@ static const struct {
 };
 #define NROUTE (sizeof route_kinds / sizeof route_kinds[0])
 
-static void avx512_routing(int burst, int two_keys)
+static void avx512_routing(int burst, int two_keys, int lead)
 {
     const int a = TU_ARCH("avx512");
     if (a == TU_ARCH_NONE || !tu_arch_supported(a)) {
@@ -508,40 +510,57 @@ static void avx512_routing(int burst, int two_keys)
             want_ok += !route_kinds[i].tamper;
         }
         const int short_on = tu_burst_short_on(m, jobs, NROUTE);
+        const tu_jspec lsp = {.key = &key, .dir = MBGCM_ENCRYPT, .iv_len = 16, .aad_len = 16,
+                              .len = 64, .tag_len = 16};
+        tu_tjob *tl = lead ? tu_tjob_new(&r, &lsp) : NULL;
+        if (lead) {
+            want_single += tu_goes_single(m, m->single_min_len, &lsp);
+        }
         for (unsigned i = 0; i < NROUTE; i++) {
             want_single += burst ? tu_goes_single_burst(m, m->single_min_len, &t[i]->sp, short_on)
                                  : tu_goes_single(m, m->single_min_len, &t[i]->sp);
         }
-        char ctx[64];
+        char ctx[80];
         if (burst) {
             assert_int_equal(mbgcm_submit_burst(m, jobs, NROUTE), want_ok);
         } else {
+            mbgcm_job ret[NROUTE + 1];
             unsigned back = 0;
+            if (lead) {
+                tu_tjob_load(tl, mbgcm_get_next_job(m), NULL, &r);
+                assert_null(mbgcm_submit_job(m)); /* it waits for its lanes */
+            }
             for (unsigned i = 0; i < NROUTE; i++) {
                 mbgcm_job *j = mbgcm_get_next_job(m);
                 *j = jobs[i];
                 for (mbgcm_job *x = mbgcm_submit_job(m); x != NULL;
                      x = mbgcm_get_completed_job(m)) {
-                    jobs[back++] = *x;
+                    ret[back++] = *x;
                 }
             }
             for (mbgcm_job *x = mbgcm_flush_job(m); x != NULL; x = mbgcm_flush_job(m)) {
-                jobs[back++] = *x;
+                ret[back++] = *x;
             }
-            assert_int_equal(back, NROUTE); /* returned in order: jobs[i] is job i again */
+            /* returned in order: the lead job first, then jobs[i] is job i again */
+            assert_int_equal(back, NROUTE + (lead != 0));
+            if (lead) {
+                tu_tjob_check(tl, &ret[0], "ring, the lead job");
+                tu_tjob_free(tl);
+            }
+            memcpy(jobs, ret + (lead != 0), sizeof jobs);
         }
+        const char *api = burst ? "burst" : lead ? "ring behind a lead job" : "ring";
         for (unsigned i = 0; i < NROUTE; i++) {
-            snprintf(ctx, sizeof ctx, "%s, variant %s, job %u", burst ? "burst" : "ring", name,
-                     i);
+            snprintf(ctx, sizeof ctx, "%s, variant %s, job %u", api, name, i);
             tu_tjob_check(t[i], &jobs[i], ctx);
             tu_tjob_free(t[i]);
         }
         mbgcm_stats st;
         assert_int_equal(mbgcm_mgr_stats(m, &st), MBGCM_OK);
         TU_CHECK(st.single_stream == want_single, "%s, variant %s: stats.single_stream %llu, "
-                 "expected %llu", burst ? "burst" : "ring", name,
+                 "expected %llu", api, name,
                  (unsigned long long)st.single_stream, (unsigned long long)want_single);
-        assert_int_equal(st.jobs, NROUTE);
+        assert_int_equal(st.jobs, NROUTE + (lead != 0));
         mbgcm_mgr_free(m);
     }
     assert_int_equal(mbgcmi_arch_set_variant(base, NULL), 0);
@@ -552,14 +571,15 @@ static void avx512_routing(int burst, int two_keys)
 static void avx512_burst_routing(void **state)
 {
     (void)state;
-    avx512_routing(1, 0);
-    avx512_routing(1, 1); /* two keys alternating: by16 keeps short jobs off the lanes */
+    avx512_routing(1, 0, 0);
+    avx512_routing(1, 1, 0); /* two keys alternating: by16 keeps short jobs off the lanes */
 }
 
 static void avx512_ring_routing(void **state)
 {
     (void)state;
-    avx512_routing(0, 0);
+    avx512_routing(0, 0, 0);
+    avx512_routing(0, 0, 1);
 }
 
 int main(void)

@@ -290,8 +290,9 @@ static void add_manager_engine(struct engine *eng, unsigned *ne, enum api api, i
             note_add(e->note, sizeof e->note, "every job runs single-stream (%s)", by);
         } else if (smax == 0) {
             note_add(e->note, sizeof e->note, "jobs with a 12-byte IV and a message run "
-                     "single-stream (GMAC jobs in the short-job kernel), other jobs of %llu "
-                     "bytes or more too (%s)", (unsigned long long)thr, by);
+                     "single-stream (GMAC jobs %s), other jobs of %llu bytes or more too (%s)",
+                     !opt.single_set && mbint_gmac_single(a) ? "too" : "in the short-job kernel",
+                     (unsigned long long)thr, by);
         } else if (smax + 1 < thr) {
             note_add(e->note, sizeof e->note, "jobs of up to %llu bytes with a 12-byte IV and "
                      "AAD <= 16 run in the short-job kernel, longer ones with a 12-byte IV "

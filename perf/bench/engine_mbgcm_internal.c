@@ -78,7 +78,15 @@ uint64_t mbint_short_max_len(int arch, int burst)
     if (a->short_jobs == NULL) {
         return 0;
     }
-    return (burst ? mbgcmi_burst_short_msg_lim(a, lim) : mbgcmi_short_msg_lim(a, lim)) - 1;
+    const uint64_t mlim =
+        burst ? mbgcmi_burst_short_msg_lim(a, lim) : mbgcmi_short_msg_lim(a, lim);
+    return mlim != 0 ? mlim - 1 : 0;
+}
+
+int mbint_gmac_single(int arch)
+{
+    const struct mbgcmi_arch *a = mbgcmi_arch_at((unsigned)arch);
+    return a->short_jobs != NULL && a->gmac_single;
 }
 
 unsigned mbint_burst_short_min_jobs(int arch)
