@@ -81,7 +81,8 @@ static inline uint64_t mbgcmi_short_msg_lim(const struct mbgcmi_arch *a, uint64_
     return l == 1 && a->gmac_single ? 0 : l; /* 0: no job takes the kernel */
 }
 /* The same for a burst's jobs: burst_short_msg_below where it is set and lower than |lim|,
-   else the ring's (whose 0 for gmac_single stays: a limit is never below one byte here). */
+   else the ring's (0 where gmac_single leaves the ring's kernel no job: a burst's then gets
+   none either). */
 static inline uint64_t mbgcmi_burst_short_msg_lim(const struct mbgcmi_arch *a, uint64_t lim)
 {
     return a->burst_short_msg_below != 0 && a->burst_short_msg_below < lim

@@ -214,8 +214,8 @@ single12_now(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
 /* 1 when |job| (not a valid short job, or the manager has no short-job classes) is a valid
    linear job with a 12-byte IV that goes single-stream by its whole work, message and AAD (a
    GMAC job is all AAD; a length sum that wraps is caught by the check), or by its message
-   alone from |single_from| (UINT64_MAX: not so), as the scheduler's accept routes it, on an arch with
-   a whole12. */
+   alone from |single_from| (UINT64_MAX: not so), as the scheduler's accept routes it, on an
+   arch with a whole12. */
 static inline __attribute__((always_inline)) int
 single12_ok(const mbgcm_mgr *m, const mbgcm_job *job, uint64_t single_from)
 {
