@@ -47,9 +47,11 @@ struct mbgcmi_arch {
                                              through ops->whole12 */
     unsigned gmac_single;                 /* with short_jobs and short_msg_below = 1: 1 when
                                              the ring's GMAC jobs (no message) skip that
-                                             kernel too: valid with a 12-byte IV, they run
-                                             through ops->whole12, which was quicker there
-                                             (a burst's GMAC jobs keep it); 0: they keep it */
+                                             kernel too, and so do those with more than
+                                             MBGCMI_SHORT_MAX_AAD bytes of AAD in a burst
+                                             the rule below turns away: valid with a 12-byte
+                                             IV, they run through ops->whole12, which was
+                                             quicker there; 0: GMAC jobs keep the kernel */
     unsigned burst_short_min_jobs;        /* with short_jobs: a burst gives its short jobs to
                                              that kernel only when it has this many jobs or
                                              more and its first two share a key (else they go,

@@ -382,14 +382,13 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
 }
 
 /* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
-   m->short_lim bytes of hashed rows and |short_mlim| of message (the burst's limit); returns
+   |short_lim| bytes of hashed rows and |short_mlim| of message (the burst's limits); returns
    the index of the first job that is not (or n). Kept small so that the fill state stays in
    registers. */
 static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n,
-                           uint64_t short_mlim, struct burst_fill *f, uint64_t now,
-                           uint64_t *bytes, unsigned *failed)
+                           uint64_t short_lim, uint64_t short_mlim, struct burst_fill *f,
+                           uint64_t now, uint64_t *bytes, unsigned *failed)
 {
-    const uint64_t short_lim = m->short_lim;
     uint64_t b = 0;
     for (; i < n; i++) {
         mbgcm_job *job = &jobs[i];
@@ -434,21 +433,21 @@ burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
    the burst's short-job limit where the arch sets one (below short_lim; else UINT64_MAX);
    returns the index of the first job it does not take (or n). jobs[i] itself is known not to
    be a valid short job; a later job with a message under short_mlim (the burst's short-job
-   limit, 0: no short-job kernel) may be one and ends the run, so that the short-job classes
-   get it first. One loop for a run of such jobs, out of line so that the short-job loop keeps
-   its registers. */
-static __attribute__((noinline)) unsigned fill_single12(mbgcm_mgr *m,
-                                                        const struct mbgcmi_gcm_ops *ops,
-                                                        mbgcm_job *jobs, unsigned i, unsigned n,
-                                                        uint64_t short_mlim, uint64_t single_from,
-                                                        uint64_t *bytes, unsigned *failed)
+   limit, 0: no short-job kernel) and at most |short_aad| bytes of AAD may be one and ends the
+   run, so that the short-job classes get it first. One loop for a run of such jobs, out of
+   line so that the short-job loop keeps its registers. */
+static __attribute__((noinline)) unsigned
+fill_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, unsigned i,
+              unsigned n, uint64_t short_mlim, uint64_t short_aad, uint64_t single_from,
+              uint64_t *bytes, unsigned *failed)
 {
     const unsigned first = i;
     uint64_t b = 0;
     unsigned f = 0;
     for (; i < n; i++) {
         mbgcm_job *job = &jobs[i];
-        if ((i != first && job->len < short_mlim) || !single12_ok(m, job, single_from)) {
+        if ((i != first && job->len < short_mlim && job->aad_len <= short_aad) ||
+            !single12_ok(m, job, single_from)) {
             break;
         }
         b += job->len;
@@ -482,16 +481,23 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     uint64_t direct_bytes = 0;
     const unsigned staged0 = m->staged; /* ring jobs waiting in short-job classes */
     struct burst_fill f = {NULL, 0, 0, 0, 0, 0};
-    const uint64_t short_mlim = !shortfast                          ? 0
-                                : mbgcmi_burst_short_on(m, jobs, n) ? m->burst_short_msg_lim
-                                                                    : 1;
+    const int short_on = shortfast && mbgcmi_burst_short_on(m, jobs, n);
+    const uint64_t short_mlim = !shortfast ? 0 : short_on ? m->burst_short_msg_lim : 1;
+    /* A burst the rule turns away keeps only its GMAC jobs on the short-job kernel (message
+       limit 1); where the arch runs GMAC jobs single-stream (gmac_single), only those with at
+       most MBGCMI_SHORT_MAX_AAD bytes of AAD (the row limit 1: such a job hashes no rows in
+       the message's place), and every other valid job with a 12-byte IV goes single-stream. */
+    const int gmac_off = shortfast && !short_on && m->arch->gmac_single;
+    const uint64_t short_lim = gmac_off ? 1 : m->short_lim;
+    const uint64_t short_aad = gmac_off ? MBGCMI_SHORT_MAX_AAD : UINT64_MAX;
     /* where the arch sets a short-job limit for bursts, what it leaves goes single-stream */
-    const uint64_t single_from =
-        shortfast && short_mlim < m->short_lim ? short_mlim : UINT64_MAX;
+    const uint64_t single_from = gmac_off                                 ? 0
+                                 : shortfast && short_mlim < m->short_lim ? short_mlim
+                                                                          : UINT64_MAX;
     for (unsigned i = 0; i < n;) {
         if (short_mlim != 0) { /* (0: no job of this burst takes the short-job kernel) */
             const unsigned stop =
-                fill_short(m, jobs, i, n, short_mlim, &f, now, &direct_bytes, &failed);
+                fill_short(m, jobs, i, n, short_lim, short_mlim, &f, now, &direct_bytes, &failed);
             direct += stop - i;
             if ((i = stop) == n) {
                 break;
@@ -499,8 +505,8 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
         }
         /* jobs[i] is not a valid short job */
         if (single12) {
-            const unsigned stop = fill_single12(m, ops, jobs, i, n, short_mlim, single_from,
-                                                &direct_bytes, &failed);
+            const unsigned stop = fill_single12(m, ops, jobs, i, n, short_mlim, short_aad,
+                                                single_from, &direct_bytes, &failed);
             if (stop != i) {
                 direct += stop - i;
                 i = stop;

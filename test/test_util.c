@@ -728,14 +728,18 @@ static int goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp, int
     unsigned cls;
     uint32_t shape;
     const int shortfast = m->sc != NULL && m->j0_hook == NULL;
-    /* a burst that keeps its short jobs off the short-job kernel: GMAC jobs only */
+    /* a burst that keeps its short jobs off the short-job kernel: GMAC jobs only, and of
+       those only the ones with at most 16 bytes of AAD where the arch runs GMAC jobs
+       single-stream (every other valid 12-byte-IV job of such a burst: whole12) */
     const uint64_t mlim = !burst ? m->short_msg_lim : short_on ? m->burst_short_msg_lim : 1;
+    const int gmac_off = burst && !short_on && m->arch->gmac_single;
     if (shortfast && sp->iv_len == 12 &&
-        mbgcmi_short_classify(sp->len, sp->aad_len, 16, MBGCM_ENCRYPT, 10, m->short_lim, mlim,
-                              &cls, &shape)) {
+        mbgcmi_short_classify(sp->len, sp->aad_len, 16, MBGCM_ENCRYPT, 10,
+                              gmac_off ? 1 : m->short_lim, mlim, &cls, &shape)) {
         return 0; /* the short-job kernel (GMAC jobs included) */
     }
-    if (shortfast && sp->iv_len == 12 && mlim < m->short_lim && (uint64_t)sp->len >= mlim) {
+    if (shortfast && sp->iv_len == 12 && mlim < m->short_lim &&
+        ((uint64_t)sp->len >= mlim || gmac_off)) {
         return 1; /* past the arch's lower short-job limit (ring or burst): whole12 */
     }
     return (uint64_t)sp->len >= thr || (uint64_t)sp->len + (uint64_t)sp->aad_len >= thr ||

@@ -248,8 +248,9 @@ typedef struct tu_jspec {
    kernel takes where the arch's whole12 is quick for them: tu_goes_wide). tu_goes_single_burst:
    the same for a job in a burst, whose short-job limit may differ (burst_short_msg_lim:
    12-byte-IV jobs with that much message or more run single-stream), and where |short_on| is
-   0 (tu_burst_short_on of its burst) is one byte: only GMAC jobs take the short-job kernel.
-   The ring's limit is 0 where the arch runs no job there (struct mbgcmi_arch.gmac_single). */
+   0 (tu_burst_short_on of its burst) is one byte: only GMAC jobs take the short-job kernel,
+   where the arch runs GMAC jobs single-stream (struct mbgcmi_arch.gmac_single) only those
+   with at most 16 bytes of AAD; that arch's ring sends the kernel no job (its limit is 0). */
 int tu_goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp);
 int tu_goes_single_burst(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp, int short_on);
 /* 1 when the burst of |n| jobs at |jobs| (loaded) gives its short jobs to the short-job

@@ -94,9 +94,10 @@ _Static_assert(BY16_PIPE_ENC_FROM <= BY16_SMALL_MAX + 1,
 #define BY16_BURST_SHORT_MIN_JOBS 8
 /* The ring's GMAC jobs leave the short-job kernel too: through whole12 (tiny12g, small12p, the
    avx2 arch's short path) they took 15-23% off the ring's time with 16 bytes of AAD, 24-29%
-   with 64 and 13-22% with 200 (64 keys; one key 15-27%). A burst's keep it: with 64 keys in
-   bursts of 32, where the rule above turns messages away, whole12 was 8-13% slower with 16
-   bytes of AAD (5-13% quicker with 64-200). */
+   with 64 and 13-22% with 200 (64 keys; one key 15-27%). In bursts the rule above turns away
+   (64 keys, bursts of 32) so do those with more than 16 bytes of AAD: 3-11% less time at 64
+   and 8-11% at 200; with 16 bytes whole12 was 0-3% slower there, and with one key for all
+   jobs (where the rule keeps the kernel) 5-20% slower. */
 #ifndef BY16_GMAC_SINGLE
 #define BY16_GMAC_SINGLE 1
 #endif

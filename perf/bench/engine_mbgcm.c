@@ -300,8 +300,9 @@ static void add_manager_engine(struct engine *eng, unsigned *ne, enum api api, i
                      (unsigned long long)smax, (unsigned long long)thr, by);
             if (api == API_BURST && !opt.single_set && mbint_burst_short_min_jobs(a) != 0) {
                 note_add(e->note, sizeof e->note, "the short-job kernel only in bursts of %u "
-                         "jobs or more whose first two share a key",
-                         mbint_burst_short_min_jobs(a));
+                         "jobs or more whose first two share a key (else GMAC jobs%s only)",
+                         mbint_burst_short_min_jobs(a),
+                         mbint_gmac_single(a) ? " with AAD <= 16" : "");
             }
         } else {
             note_add(e->note, sizeof e->note, "jobs of up to %llu bytes with a 12-byte IV and "

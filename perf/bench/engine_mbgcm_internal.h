@@ -45,8 +45,9 @@ uint64_t mbint_short_max_len(int arch, int burst);
 /* A burst gives short jobs to that kernel only with this many jobs whose first two share a
    key (0: always). */
 unsigned mbint_burst_short_min_jobs(int arch);
-/* 1 when the ring's GMAC jobs leave the arch's short-job kernel with its messages: they run
-   single-stream too (struct mbgcmi_arch.gmac_single). */
+/* 1 when the ring's GMAC jobs leave the arch's short-job kernel with its messages, and a
+   turned-away burst's with more than 16 bytes of AAD: they run single-stream too (struct
+   mbgcmi_arch.gmac_single). */
 int mbint_gmac_single(int arch);
 void mbint_set_single_min_len(mbgcm_mgr *m, uint64_t len);
 
