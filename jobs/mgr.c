@@ -211,6 +211,14 @@ single12_now(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
     return fail != 0;
 }
 
+/* 1 when |job| is valid, linear and has a 12-byte IV: what whole12 takes (the one-pass checks
+   of jobs/validate.h, with the API's limits). */
+static inline __attribute__((always_inline)) int linear12_valid(const mbgcm_job *job)
+{
+    return job->iv_len == 12 && ((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl) == 0 &&
+           mbgcmi_job12_valid(job, MBGCMI_MAX_TEXT_LEN, MBGCMI_MAX_AAD_LEN);
+}
+
 /* 1 when |job| (not a valid short job, or the manager has no short-job classes) is a valid
    linear job with a 12-byte IV that goes single-stream by its whole work, message and AAD (a
    GMAC job is all AAD; a length sum that wraps is caught by the check), or by its message
@@ -220,11 +228,9 @@ static inline __attribute__((always_inline)) int
 single12_ok(const mbgcm_mgr *m, const mbgcm_job *job, uint64_t single_from)
 {
     const uint64_t len = job->len, aad = job->aad_len;
-    return job->iv_len == 12 &&
-           (len + aad >= m->single_min_len || len >= single_from ||
+    return (len + aad >= m->single_min_len || len >= single_from ||
             mbgcmi_wide_aad_whole12(m->wide_aad_max, m->wide_aad_span, len, aad)) &&
-           ((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl) == 0 &&
-           mbgcmi_job12_valid(job, MBGCMI_MAX_TEXT_LEN, MBGCMI_MAX_AAD_LEN);
+           linear12_valid(job);
 }
 
 /* ---- ring API -------------------------------------------------------------------------------- */
@@ -297,9 +303,7 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
        submitted to an empty ring. Nothing is pending then, in the lanes or the short-job
        classes (burst jobs never stay), so there is no timeout to check and no room to make:
        the job runs, completes and comes back as the oldest. */
-    if (tail == m->head && (uint64_t)job->len >= m->ring12_from && job->iv_len == 12 &&
-        ((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl) == 0 &&
-        mbgcmi_job12_valid(job, MBGCMI_MAX_TEXT_LEN, MBGCMI_MAX_AAD_LEN)) {
+    if (tail == m->head && (uint64_t)job->len >= m->ring12_from && linear12_valid(job)) {
         m->jobs++;
         m->bytes += job->len;
         m->single++;
