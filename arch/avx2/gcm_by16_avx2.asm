@@ -46,9 +46,9 @@
 ; void mbgcmi_avx2_gcm(const key *k, const uint8_t j0[16], const uint8_t *aad, size_t aad_len,
 ;                      const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16], int decrypt);
 ;   The whole message in one call (struct mbgcmi_gcm_ops.whole): E_K(J0), AAD (full blocks,
-;   then the last one bounced and zero-padded), CTR + GHASH over groups of 16 blocks, then the
-;   last 1..16 blocks in one pass and one aggregated GHASH with the length block, and the full
-;   16-byte tag T = E_K(J0) ^ S (details above mbgcmi_avx2_gcm below).
+;   then the last one bounced and zero-padded), CTR + GHASH over groups of 16 full blocks, then
+;   the last 0..16 blocks (at most 15 full ones) in one pass and one aggregated GHASH with the
+;   length block, and the full 16-byte tag T = E_K(J0) ^ S (details above mbgcmi_avx2_gcm below).
 ; int mbgcmi_avx2_gcm12(const key *k, const uint8_t iv[12], ...same..., uint8_t *tag,
 ;                       size_t tag_len_dec);
 ;   The same for a 12-byte IV with J0 built and the tag stored or checked here
@@ -570,18 +570,20 @@ mbgcmi_avx2_ctr_dec:
 ; void mbgcmi_avx2_gcm(k, j0, aad, aad_len, in, len, out, tag, decrypt)
 ;   rdi k, rsi j0, rdx aad, rcx aad_len, r8 in, r9 len, [rbp+16] out, [rbp+24] tag,
 ;   [rbp+32] decrypt. Limits as validated by the API (len <= 2^36-32, aad_len < 2^61).
-;   Flow: E_K(J0); the AAD; groups of 16 blocks while more than 16 blocks (the last one
-;   possibly partial) remain (encrypting, each group's GHASH rides in the next group's pass;
-;   decrypting, in its own); then the tail, t = 1..16 blocks, in ONE pass of n = 1, 2, 4 or 8
+;   Flow: E_K(J0); the AAD; groups of 16 blocks while 16 full blocks remain (encrypting, each
+;   group's GHASH rides in the next group's pass; decrypting, in its own); then the tail, t =
+;   0..16 blocks (the full blocks left and the partial one), in ONE pass of n = 1, 2, 4 or 8
 ;   ymm (encrypting, with the last group's GHASH in it), and ONE aggregated GHASH of the
 ;   tail's t blocks and the length block with H^(t+1)..H^1, two blocks per ymm, one
-;   reduction. The tail's full block pairs go straight from and to memory; the pair that
+;   reduction. A message of whole groups has no tail pass: decrypting, only the length block
+;   is left to hash; encrypting, the last group's 16 blocks go to that GHASH as a tail's full
+;   pairs (a tail pass costs more than a group's pass plus the same GHASH). The tail's full block pairs go straight from and to memory; the pair that
 ;   holds the partial or the odd last block (the "special" pair, 2fp and 2fp + 1) is staged on
 ;   the stack (F_TI: its input, the partial block bounced and zero-padded; F_KS: its key
 ;   stream), and the GHASH reads it, and the length block, from F_G. Stack blocks are 16-byte
 ;   stores read back by 16-byte loads (a ymm pair as two): a load wider than the store it
 ;   reads is not forwarded from it.
-;   Extra registers: rbx len, r9 blocks left (the partial one included), then fp (the tail's
+;   Extra registers: rbx len, r9 full blocks left, then fp (the tail's
 ;   full pairs), r12 partial bytes, r13 tail blocks t, rdx/rsi/r10/r14/r15 scratch (rsi once
 ;   J0 is no longer needed); F_PEND: 1 when a group's GHASH waits for the tail pass.
 %define F_PEND  80              ; 8: encrypt: a whole group's GHASH is pending (public)
@@ -768,18 +770,18 @@ mbgcmi_avx2_gcm:
         ; message: counters from J0 + 1
         CTR_SETUP [rsi]
         vpaddd  ymm15, ymm15, [YONE]
-        lea     r9, [rbx + 15]
-        shr     r9, 4                                   ; blocks, the partial one included
+        mov     r9, rbx
+        shr     r9, 4                                   ; full blocks
         cmp     r9, 16
-        jbe     .tail
+        jb      .tail
         CTR_F_CHECK byte [rsi + 15], 1, .bulk_any       ; J0's last byte (c0 = J0 + 1)
         CTR_F_SETUP
         cmp     dword [rsp + F_DEC], 0
         jne     .dec_f
         mov     qword [rsp + F_PEND], 1                 ; the last group's GHASH: in the tail
-        GROUPS_ENC CTR_F, jbe, .bulk_f_done
+        GROUPS_ENC CTR_F, jb, .bulk_f_done
 .dec_f:
-        GROUPS_DEC CTR_F, ja
+        GROUPS_DEC CTR_F, jae
 .bulk_f_done:
         CTR_F_DONE
         jmp     .tail
@@ -787,25 +789,26 @@ mbgcmi_avx2_gcm:
         cmp     dword [rsp + F_DEC], 0
         jne     .dec_any
         mov     qword [rsp + F_PEND], 1
-        GROUPS_ENC CTR_W8, jbe, .tail
+        GROUPS_ENC CTR_W8, jb, .tail
 .dec_any:
-        GROUPS_DEC CTR_W8, ja
+        GROUPS_DEC CTR_W8, jae
 .tail:
-        mov     r13, r9                                 ; t (0 only for an empty message)
         mov     r12, rbx
         and     r12, 15                                 ; partial bytes
-        mov     r9, rbx
-        shr     r9, 4
-        and     r9, 15                                  ; the tail's full blocks (t = 16: 0)
-        cmp     r13, 16
-        jne     .tf_ok
-        test    r12, r12
-        jnz     .tf_ok
-        mov     r9, 16
-.tf_ok:
-        shr     r9, 1                                   ; fp: the tail's full pairs
+        mov     r13, r12
+        add     r13, 15
+        shr     r13, 4
+        add     r13, r9                                 ; t: the full blocks left (0..15), and
+        shr     r9, 1                                   ; the partial one; fp: full pairs
         test    r13, r13
-        jz      .final
+        jnz     .st_go
+        cmp     dword [rsp + F_PEND], 0
+        je      .final                                  ; an empty message, or decrypt
+        sub     r8, 256                                 ; encrypt, nothing left: the last
+        mov     r13, 16                                 ; group's GHASH, as 16 full blocks
+        mov     r9, 8                                   ; of a tail (its 8 pairs) before the
+        jmp     .final                                  ; length block
+.st_go:
         ; stage the special pair (blocks 2fp, 2fp+1 when any of them is in the tail)
         vpxor   xmm0, xmm0, xmm0
         vmovdqa [rsp + F_TI], xmm0
@@ -815,14 +818,8 @@ mbgcmi_avx2_gcm:
         add     rsi, rcx                                ; block 2fp (rsi: J0 is done with)
         lea     rdx, [r9 + r9]
         mov     r10, rbx
-        shr     r10, 4                                  ; full blocks of the message...
-        and     r10, 15                                 ; ... in the tail (16: 0, handled)
-        cmp     r13, 16
-        jne     .st_a
-        test    r12, r12
-        jnz     .st_a
-        mov     r10, 16
-.st_a:
+        shr     r10, 4
+        and     r10, 15                                 ; the tail's full blocks
         cmp     rdx, r10
         jae     .st_part0                               ; block 2fp is not full
         vmovdqu xmm1, [rsi]
