@@ -572,7 +572,7 @@ mbgcmi_avx2_ctr_dec:
 ;   [rbp+32] decrypt. Limits as validated by the API (len <= 2^36-32, aad_len < 2^61).
 ;   Flow: E_K(J0); the AAD; groups of 16 blocks while 16 full blocks remain (encrypting, each
 ;   group's GHASH rides in the next group's pass; decrypting, in its own); then the tail, t =
-;   0..16 blocks (the full blocks left and the partial one), in ONE pass of n = 1, 2, 4 or 8
+;   0..16 blocks (the full blocks left and the partial one), in ONE pass of n = ceil(t / 2)
 ;   ymm (encrypting, with the last group's GHASH in it), and ONE aggregated GHASH of the
 ;   tail's t blocks and the length block with H^(t+1)..H^1, two blocks per ymm, one
 ;   reduction. A message of whole groups has no tail pass: decrypting, only the length block
@@ -840,7 +840,9 @@ mbgcmi_avx2_gcm:
         je      .st_pass
         GH_FULL rcx                                     ; decrypt: the input, before the pass
 .st_pass:
-        ; the pass: n ymm, the smallest of 1, 2, 4, 8 that covers t blocks
+        ; the pass: n = ceil(t / 2) ymm, one per block pair (no AES on blocks past the end)
+        cmp     r13, 8
+        ja      .t916
         cmp     r13, 4
         ja      .t58
         cmp     r13, 2
@@ -849,10 +851,24 @@ mbgcmi_avx2_gcm:
 .t34:
         TAIL_PASS_N 2
 .t58:
-        cmp     r13, 8
-        ja      .t916
+        cmp     r13, 6
+        ja      .t78
+        TAIL_PASS_N 3
+.t78:
         TAIL_PASS_N 4
 .t916:
+        cmp     r13, 12
+        ja      .t1316
+        cmp     r13, 10
+        ja      .t1112
+        TAIL_PASS_N 5
+.t1112:
+        TAIL_PASS_N 6
+.t1316:
+        cmp     r13, 14
+        ja      .t1516
+        TAIL_PASS_N 7
+.t1516:
         TAIL_PASS_N 8
 .tio_done:
         ; the special pair: out = key stream ^ staged input; its GHASH inputs to F_G
