@@ -216,41 +216,44 @@ section .text
 %endmacro
 
 ; ---- AES ------------------------------------------------------------------------------------
-%macro AES_RND 3                ; n ymm, round, instruction
+%macro AES_RND 3-4 0            ; n ymm (from ymm b), round, instruction[, b]
         vbroadcasti128 ymm13, [rdi + KEY_RK + 16 * (%2)]
-%assign _z 0
+%assign _z (%4)
 %rep %1
         %3      ymm %+ _z, ymm %+ _z, ymm13
 %assign _z _z + 1
 %endrep
 %endmacro
-; AES_W n, m, src: rounds 1..R (eax = 10/12/14; round 0 is already in the counter blocks) of
-; ymm0..ymm(n-1), with the GHASH of the m-block group at src stitched after rounds 1..9
-; (m = 0: nothing). The round count is public (the key size): branching on it is fine.
-%macro AES_W 3
+; AES_W n, m, src[, b, step]: rounds 1..R (eax = 10/12/14; round 0 is already in the counter
+; blocks) of ymm b..ymm(b+n-1) (b = 0 unless given), with the GHASH of the m-block group at
+; src stitched after rounds 1..9 (m = 0: nothing), or with "step s" after round s + 1 when a
+; step macro is given. The round count is public (the key size): branching on it is fine.
+%macro AES_W 3-5 0, 0
 %assign _r 1
 %rep 9
-        AES_RND %1, _r, vaesenc
-%if (%2) > 0
+        AES_RND %1, _r, vaesenc, %4
+%ifnidn %5, 0
+        %5      _r - 1
+%elif (%2) > 0
         GH_STEP _r - 1, %2, %3
 %endif
 %assign _r _r + 1
 %endrep
         cmp     eax, 10
         je      %%last10
-        AES_RND %1, 10, vaesenc
-        AES_RND %1, 11, vaesenc
+        AES_RND %1, 10, vaesenc, %4
+        AES_RND %1, 11, vaesenc, %4
         cmp     eax, 12
         je      %%last12
-        AES_RND %1, 12, vaesenc
-        AES_RND %1, 13, vaesenc
-        AES_RND %1, 14, vaesenclast
+        AES_RND %1, 12, vaesenc, %4
+        AES_RND %1, 13, vaesenc, %4
+        AES_RND %1, 14, vaesenclast, %4
         jmp     %%done
 %%last12:
-        AES_RND %1, 12, vaesenclast
+        AES_RND %1, 12, vaesenclast, %4
         jmp     %%done
 %%last10:
-        AES_RND %1, 10, vaesenclast
+        AES_RND %1, 10, vaesenclast, %4
 %%done:
 %endmacro
 
@@ -275,9 +278,9 @@ section .text
         vpxor   ymm0, ymm0, [rsp + F_ZK]
         vpaddd  ymm15, ymm15, [YONE]
 %endmacro
-; XOR_STORE n: out = in ^ key stream, n ymm
-%macro XOR_STORE 1
-%assign _z 0
+; XOR_STORE n[, b]: out = in ^ key stream, n ymm (from ymm b)
+%macro XOR_STORE 1-2 0
+%assign _z (%2)
 %rep %1
         vpxor   ymm %+ _z, ymm %+ _z, [rcx + 32 * _z]
         vmovdqu [r8 + 32 * _z], ymm %+ _z
@@ -415,10 +418,12 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         add     r8, 256
         sub     r9, 16
 %endmacro
-; GROUPS_ENC ctr, jcc, exit: encrypt whole groups (r9 >= 16 on entry) with counter blocks from
-; ctr, software-pipelined: the first group alone, then each with the previous group's output
-; hashed in its rounds, until "cmp r9, 16; jcc exit" leaves; one group's GHASH is left over.
-%macro GROUPS_ENC 3
+; GROUPS_ENC ctr, jcc, exit[, last]: encrypt whole groups (r9 >= 16 on entry) with counter
+; blocks from ctr, software-pipelined: the first group alone, then each with the previous
+; group's output hashed in its rounds, until "cmp r9, 16; jcc exit" leaves; one group's GHASH
+; is left over. With last (the gcm body): a message's last group with no block after it
+; (r9 = 16, len a multiple of 16) runs as LAST_GROUP_ENC and jumps to last.
+%macro GROUPS_ENC 3-4
         %1
         AES_W   8, 0, 0
         XOR_STORE 8
@@ -426,11 +431,56 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 %%loop:
         cmp     r9, 16
         %2      %3
+%if %0 == 4
+        jne     %%mid                                   ; (flags of the cmp: r9 > 16)
+        test    bl, 15
+        jz      %%last                                  ; nothing after this group
+%%mid:
+%endif
         %1
         AES_W   8, 16, r8 - 256
         XOR_STORE 8
         GROUP_ADVANCE
         jmp     %%loop
+%if %0 == 4
+%%last:
+        %1
+        LAST_GROUP_ENC
+        jmp     %4
+%endif
+%endmacro
+; LAST_GROUP_ENC: an encrypt's last group (the previous group's GHASH pending, nothing after
+; it) in two halves, so that most of its own GHASH runs beside AES rounds: ymm0-3's rounds
+; with the pending GHASH stitched, their output stored; then ymm4-7's rounds with the GHASH
+; of ymm0-3's four pairs stitched (LAST_A_STEP, S joining block 0); then ymm4-7's four pairs
+; hashed after the pass. The group's 16 blocks take H^17..H^2 (the length block, added by the
+; caller, takes H^1); LO/MI/HI are left unreduced. Issued in this order, the first half's
+; chains run ahead and its GHASH fills the vector ports while the second half's rounds end:
+; what is left after the last round is four pairs, not eight.
+%define LAST_NA 4
+%macro LAST_A_STEP 1
+%assign _la (%1)
+%if _la == 0
+        vpshufb ymm11, ymm0, ymm14
+        vpxor   ymm11, ymm11, ymm10                     ; S joins block 0 (high lane of S is 0)
+        GHY_FIRST y, ymm11, [rdi + HPOW(17)], [rdi + HKAR(17)]
+%elif _la < LAST_NA
+        vpshufb ymm11, ymm %+ _la, ymm14
+        GHY_NEXT y, ymm11, [rdi + HPOW(17 - 2 * _la)], [rdi + HKAR(17 - 2 * _la)]
+%endif
+%endmacro
+%macro LAST_GROUP_ENC 0
+        AES_W   LAST_NA, 16, r8 - 256
+        XOR_STORE LAST_NA
+        AES_W   8 - LAST_NA, 0, 0, LAST_NA, LAST_A_STEP
+        XOR_STORE 8 - LAST_NA, LAST_NA
+%assign _j LAST_NA
+%rep 8 - LAST_NA
+        vpshufb ymm11, ymm %+ _j, ymm14
+        GHY_NEXT y, ymm11, [rdi + HPOW(17 - 2 * _j)], [rdi + HKAR(17 - 2 * _j)]
+%assign _j _j + 1
+%endrep
+        GROUP_ADVANCE
 %endmacro
 ; GROUPS_DEC ctr, jcc: decrypt whole groups, each group's input hashed in its own rounds before
 ; its output is stored (in == out allowed), while "cmp r9, 16; jcc" repeats
@@ -576,7 +626,8 @@ mbgcmi_avx2_ctr_dec:
 ;   ymm (encrypting, with the last group's GHASH in it), and ONE aggregated GHASH of the
 ;   tail's t blocks and the length block with H^(t+1)..H^1, two blocks per ymm, one
 ;   reduction. A message of whole groups has no tail pass: decrypting, only the length block
-;   is left to hash; encrypting, the last group's 16 blocks go to that GHASH as a tail's full
+;   is left to hash; encrypting, the last group runs in two halves (LAST_GROUP_ENC: the first
+;   half's GHASH in the second half's rounds) and its 16 blocks join that GHASH as a tail's full
 ;   pairs (a tail pass costs more than a group's pass plus the same GHASH). The tail's full block pairs go straight from and to memory; the pair that
 ;   holds the partial or the odd last block (the "special" pair, 2fp and 2fp + 1) is staged on
 ;   the stack (F_TI: its input, the partial block bounced and zero-padded; F_KS: its key
@@ -779,17 +830,25 @@ mbgcmi_avx2_gcm:
         cmp     dword [rsp + F_DEC], 0
         jne     .dec_f
         mov     qword [rsp + F_PEND], 1                 ; the last group's GHASH: in the tail
-        GROUPS_ENC CTR_F, jb, .bulk_f_done
+        GROUPS_ENC CTR_F, jb, .bulk_f_done, .last_f
 .dec_f:
         GROUPS_DEC CTR_F, jae
 .bulk_f_done:
         CTR_F_DONE
         jmp     .tail
+.last_f:
+        CTR_F_DONE
+.last_w:
+        ; encrypt, LAST_GROUP_ENC done: its 16 blocks hashed as a tail's 8 full pairs, the
+        ; length block left
+        mov     r9, 8
+        mov     r13, 16
+        jmp     .g_stage
 .bulk_any:
         cmp     dword [rsp + F_DEC], 0
         jne     .dec_any
         mov     qword [rsp + F_PEND], 1
-        GROUPS_ENC CTR_W8, jb, .tail
+        GROUPS_ENC CTR_W8, jb, .tail, .last_w
 .dec_any:
         GROUPS_DEC CTR_W8, jae
 .tail:
