@@ -623,7 +623,8 @@ mbgcmi_avx2_ctr_dec:
 ;   Flow: E_K(J0); the AAD; groups of 16 blocks while 16 full blocks remain (encrypting, each
 ;   group's GHASH rides in the next group's pass; decrypting, in its own); then the tail, t =
 ;   0..16 blocks (the full blocks left and the partial one), in ONE pass of n = ceil(t / 2)
-;   ymm (encrypting, with the last group's GHASH in it), and ONE aggregated GHASH of the
+;   ymm (encrypting, with the last group's GHASH in it; decrypting, with the GHASH of the
+;   tail's full pairs, read from the input: DEC_TAIL_STEP), and ONE aggregated GHASH of the
 ;   tail's t blocks and the length block with H^(t+1)..H^1, two blocks per ymm, one
 ;   reduction. A message of whole groups has no tail pass: decrypting, only the length block
 ;   is left to hash; encrypting, the last group runs in two halves (LAST_GROUP_ENC: the first
@@ -672,7 +673,32 @@ mbgcmi_avx2_ctr_dec:
         jmp     .tio_done
 %%next:
 %endmacro
-; TAIL_PASS_N n: counters, the pass (with the pending group's GHASH when F_PEND), the IO
+; DEC_TAIL_STEP s (a step of AES_W in TAIL_PASS_N _TN): decrypting (r14 = HPOW(t + 1), else
+; 0), the tail's full pair s (s < fp = r9) hashed from the input, S joining pair 0: what
+; GH_FULL does, between the rounds. Every pair but the pass's last is full; the last is when
+; fp = n.
+%macro DEC_TAIL_STEP 1
+%assign _ds (%1)
+%if _ds < _TN
+        test    r14, r14
+        jz      %%skip
+ %if _ds == _TN - 1
+        cmp     r9, _TN
+        jb      %%skip
+ %endif
+        vmovdqu ymm11, [rcx + 32 * _ds]
+        vpshufb ymm11, ymm11, ymm14
+ %if _ds == 0
+        vpxor   ymm11, ymm11, ymm10                     ; S joins block 0 (high lane of S is 0)
+        GHY_FIRST y, ymm11, [r14], [r14 + KEY_HKAR - KEY_HPOW]
+ %else
+        GHY_NEXT y, ymm11, [r14 + 32 * _ds], [r14 + KEY_HKAR - KEY_HPOW + 32 * _ds]
+ %endif
+%%skip:
+%endif
+%endmacro
+; TAIL_PASS_N n: counters, the pass (with the pending group's GHASH when F_PEND, else a
+; decrypt's full pairs hashed: DEC_TAIL_STEP), the IO
 %macro TAIL_PASS_N 1
         CTR_W   %1
         cmp     dword [rsp + F_PEND], 0
@@ -680,7 +706,8 @@ mbgcmi_avx2_ctr_dec:
         AES_W   %1, 16, r8 - 256
         jmp     %%io
 %%plain:
-        AES_W   %1, 0, 0
+%xdefine _TN %1
+        AES_W   %1, 0, 0, 0, DEC_TAIL_STEP
 %%io:
 %assign _z 0
 %rep %1
@@ -895,9 +922,14 @@ mbgcmi_avx2_gcm:
         LOAD_N  xmm1, rsi, r12, r10, r14, r15
         vmovdqa [rsp + F_TI], xmm1
 .st_done:
+        xor     r14d, r14d
         cmp     dword [rsp + F_DEC], 0
         je      .st_pass
-        GH_FULL rcx                                     ; decrypt: the input, before the pass
+        mov     r14, 31                                 ; decrypt: the full pairs' GHASH in
+        sub     r14, r13                                ; the pass (DEC_TAIL_STEP), from
+        shl     r14, 4                                  ; HPOW(t + 1)
+        add     r14, rdi
+        add     r14, KEY_HPOW
 .st_pass:
         ; the pass: n = ceil(t / 2) ymm, one per block pair (no AES on blocks past the end)
         cmp     r13, 8
@@ -980,7 +1012,7 @@ mbgcmi_avx2_gcm:
         vmovdqa [rsp + F_G + 16], xmm1
 .final:
         ; GHASH of the tail and the length block: m = t + 1 blocks with H^m..H^1, two per ymm:
-        ; the fp full pairs from memory (GH_FULL: encrypting now, decrypting it ran before the
+        ; the fp full pairs from memory (GH_FULL: encrypting now, decrypting it ran in the
         ; pass), then F_G: the special pair's blocks, the length block, a zero block to fill
         ; the last ymm
         cmp     dword [rsp + F_DEC], 0
