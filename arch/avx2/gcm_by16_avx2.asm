@@ -1208,7 +1208,9 @@ mbgcmi_avx2_gcm:
 ; by 256, len shrinks by 256, the counter rows move on by 8); then the last pairs (up to 17
 ; blocks and L) as above, with Y H^(t-14) as the first product of their GHASH (t counted from
 ; the last pass's base). The powers stop at H^32, hence the passes; each reduction overlaps the
-; next pass's AES. The length block takes the full length from F_SLEN.
+; next pass's AES. A decrypt's first and middle passes hash their input between their own
+; rounds (SF_DEC_STEP, SM_DEC_STEP; the input exists before the pass), then xor and store.
+; The length block takes the full length from F_SLEN.
 ; Register plan (short path)
 ;   rdi k   rsi iv, then the power pointer (rdi + HPOW(m) - KEY_HPOW; the last of several
 ;   passes: HPOW(t - 14))   r8 in   r9 len (above 32 blocks: the part from r8)
@@ -1293,15 +1295,15 @@ mbgcmi_avx2_gcm:
         vpxor      xmm11, xmm11, xmm12                  ; fold MI into HI
 %endmacro
 
-; S_PASS n, row, io: the counter blocks of ymm0..ymm(n-1) (ZK ^ SCTR rows row..), the AES
-; rounds, then jump to io
-%macro S_PASS 3
+; S_PASS n, row, io[, step]: the counter blocks of ymm0..ymm(n-1) (ZK ^ SCTR rows row..), the
+; AES rounds (with "step s" after round s + 1 when given), then jump to io
+%macro S_PASS 3-4 0
 %assign _z 0
 %rep %1
         vpxor   ymm %+ _z, ymm12, [%2 + 32 * _z]
 %assign _z _z + 1
 %endrep
-        AES_W   %1, 0, 0
+        AES_W   %1, 0, 0, 0, %4
         jmp     %3
 %endmacro
 
@@ -1339,6 +1341,56 @@ mbgcmi_avx2_gcm:
 %assign _j _j + 1
 %endrep
         SGH_REDUCE
+%endmacro
+
+; SF_DEC_STEP s / SM_DEC_STEP s: a decrypt's first / middle pass hashes its input between its
+; rounds (the input exists before the pass; ymm12 is free once the counter blocks are made):
+; steps 0..7 the pairs of S_FRONT / S_MID (ymm15, free until E_K(J0) is taken, / ymm8 the
+; pair), step 8 the reduction (Y in xmm11). S_FRONT_DIO / S_MID_DIO then xor and store the
+; pairs (pair 0's first lane, E_K(J0) ^ garbage, is not stored).
+%macro SF_DEC_STEP 1
+%assign _ds (%1)
+%if _ds == 0
+        vinserti128 ymm15, ymm9, [r8], 1                ; [A, in block 0]
+        vpshufb ymm15, ymm15, ymm14
+        SGH_FIRST ymm15, [rdi + HPOW(16)], [rdi + HKAR(16)]
+%elif _ds < 8
+        vmovdqu ymm15, [r8 + 32 * _ds - 16]
+        vpshufb ymm15, ymm15, ymm14
+        SGH_NEXT ymm15, [rdi + HPOW(16 - 2 * _ds)], [rdi + HKAR(16 - 2 * _ds)]
+%else
+        SGH_REDUCE
+%endif
+%endmacro
+%macro SM_DEC_STEP 1
+%assign _ds (%1)
+%if _ds < 8
+        vmovdqu ymm8, [r8 + 240 + 32 * _ds]
+        vpshufb ymm8, ymm8, ymm14
+        SGH_NEXT ymm8, [rdi + HPOW(16 - 2 * _ds)], [rdi + HKAR(16 - 2 * _ds)]
+%else
+        SGH_REDUCE
+%endif
+%endmacro
+%macro S_FRONT_DIO 0
+        vmovdqa xmm15, xmm0                             ; E_K(J0)
+        vbroadcasti128 ymm13, [r8]
+        vpxor   ymm0, ymm0, ymm13
+        vextracti128 [rbx], ymm0, 1
+%assign _j 1
+%rep 7
+        vpxor   ymm %+ _j, ymm %+ _j, [r8 + 32 * _j - 16]
+        vmovdqu [rbx + 32 * _j - 16], ymm %+ _j
+%assign _j _j + 1
+%endrep
+%endmacro
+%macro S_MID_DIO 0
+%assign _j 0
+%rep 8
+        vpxor   ymm %+ _j, ymm %+ _j, [r8 + 240 + 32 * _j]
+        vmovdqu [rbx + 240 + 32 * _j], ymm %+ _j
+%assign _j _j + 1
+%endrep
 %endmacro
 
 ; S_MID dec: a middle pass's eight full pairs [C15, C16] .. [C29, C30] counted from r8: xor,
@@ -1627,14 +1679,16 @@ gcm12_short:
         ; and L (m = t - 14 blocks), as the short path's pairs 8.. (counters from SCTR row 8)
         ; with Y joining C15: Y H^m is the first product of the second GHASH
         vmovdqa [rsp + F_SZK], ymm12
+        test    ecx, 0x100
+        jnz     .f_pass_dec
         S_PASS  8, SCTR, .f_io
 .f_io:
-        test    ecx, 0x100
-        jnz     .f_io_dec
         S_FRONT 0
         jmp     .f_rest
+.f_pass_dec:
+        S_PASS  8, SCTR, .f_io_dec, SF_DEC_STEP
 .f_io_dec:
-        S_FRONT 1
+        S_FRONT_DIO
 .f_rest:
         lea     r13, [SCTR + 32 * 8]                    ; the next pass's counter rows
 .f_mid:
@@ -1645,14 +1699,16 @@ gcm12_short:
         vmovdqa xmm13, xmm11
         SGH_FIRST_X xmm13, [rdi + HPOW(16)], [rdi + HKAR(16)]
         vmovdqa ymm12, [rsp + F_SZK]
+        test    ecx, 0x100
+        jnz     .f_mpass_dec
         S_PASS  8, r13, .f_mio
 .f_mio:
-        test    ecx, 0x100
-        jnz     .f_mio_dec
         S_MID   0
         jmp     .f_mnext
+.f_mpass_dec:
+        S_PASS  8, r13, .f_mio_dec, SM_DEC_STEP
 .f_mio_dec:
-        S_MID   1
+        S_MID_DIO
 .f_mnext:
         add     r8, 256
         add     rbx, 256
