@@ -1231,6 +1231,42 @@ mbgcmi_avx2_gcm:
 %define F_SKS   96              ; 32: the end pair's output, masked
 %define F_SLEN  80              ; 8: len (public; the long path's F_PEND slot, also public)
 %define F_SZK   128             ; 32: ZK, kept over the first pass's GHASH (t > 16)
+%define F_SEK   32              ; 16: encrypt, t > 16: E_K(J0) while ymm15 holds pairs
+; F_ADVANCE: after a middle pass, in/out/len and the counter rows move on by 16 blocks
+%macro F_ADVANCE 0
+        add     r8, 256
+        add     rbx, 256
+        sub     r9, 256
+        add     r13, 256
+%endmacro
+; F_LAST_SETUP: r10 = t counted from r8, rsi = the power pointer ([rsi + KEY_HPOW] =
+; HPOW(t - 14)), r15 = the last pass's ymm count (t - 14) / 2
+%macro F_LAST_SETUP 0
+        lea     r10, [r9 + 15]
+        shr     r10, 4
+        mov     rsi, 46
+        sub     rsi, r10
+        shl     rsi, 4
+        add     rsi, rdi
+        lea     r15, [r10 - 14]
+        shr     r15, 1
+%endmacro
+; F_LAST_PASS prefix, io, step: the last pass of r15 (1..9) ymm, then io
+%macro F_LAST_PASS 3
+%assign _q 1
+%rep 8
+        cmp     r15, _q
+        je      %1 %+ _q
+%assign _q _q + 1
+%endrep
+        S_PASS  9, r13, %2, %3
+%assign _q 1
+%rep 8
+%1 %+ _q:
+        S_PASS  _q, r13, %2, %3
+%assign _q _q + 1
+%endrep
+%endmacro
 %define SFRAME  160
 
 ; SGH_FIRST X, HP, HK / SGH_NEXT X, HP, HK: as GHY_FIRST / GHY_NEXT (ghash_avx2.inc) with
@@ -1260,20 +1296,6 @@ mbgcmi_avx2_gcm:
 %define SGH_NEXT    SGH_NEXTW y,
 %define SGH_FIRST_X SGH_FIRSTW x,
 %define SGH_NEXT_X  SGH_NEXTW x,
-; S_PAIR dec, j, off, p: one full pair: [r8 + off] (read before anything is written: in may
-; be out) xor ymm<j> stored at [rbx + off]; its ciphertext byte-reflected and multiplied by the
-; powers H^p, H^(p-1) into the sums
-%macro S_PAIR 4
-        vmovdqu ymm13, [r8 + %3]
-        vpxor   ymm %+ %2, ymm %+ %2, ymm13
-        vmovdqu [rbx + %3], ymm %+ %2
-%if %1 == 0
-        vpshufb ymm13, ymm %+ %2, ymm14
-%else
-        vpshufb ymm13, ymm13, ymm14
-%endif
-        SGH_NEXT ymm13, [rdi + HPOW(%4)], [rdi + HKAR(%4)]
-%endmacro
 ; SGH_REDUCE: fold the two lanes (partial sums of one message; everything is linear), then one
 ; reduction as GHY_REDUCE_LANES: S (V form) in xmm11
 %macro SGH_REDUCE 0
@@ -1293,6 +1315,77 @@ mbgcmi_avx2_gcm:
         vpshufd    xmm10, xmm10, 0x4e
         vpxor      xmm11, xmm11, xmm10
         vpxor      xmm11, xmm11, xmm12                  ; fold MI into HI
+%endmacro
+
+; SF_DEC_STEP s / SM_DEC_STEP s: a decrypt's first / middle pass hashes its input between its
+; rounds (the input exists before the pass; ymm12 is free once the counter blocks are made):
+; steps 0..7 the pairs of the first pass ([A, C0], [C1, C2], ..) / of a middle one (ymm15, free
+; until E_K(J0) is taken, / ymm8 the pair), step 8 the reduction (Y in xmm11). S_FRONT_IO /
+; S_MID_IO then xor and store the pairs (pair 0's first lane, E_K(J0) ^ garbage, is not stored).
+; SPE_STEP s: an encrypt's pass (middle or last) hashes the previous pass's output pairs
+; between its rounds, the way the long path's groups do: pair 0 is [xmm9, the block at rbx]
+; (xmm9: A after the first pass, the first block of the pair after a middle pass, at rbx - 16)
+; with Y (xmm11, zero after the first pass: A carries the AAD's state) joining its first block,
+; pair j at rbx + 32j - 16, H^16..H^1, step 8 the reduction (the next Y). E_K(J0) waits in
+; F_SEK meanwhile (ymm15 is the pair).
+%macro SF_DEC_STEP 1
+%assign _ds (%1)
+%if _ds == 0
+        vinserti128 ymm15, ymm9, [r8], 1                ; [A, in block 0]
+        vpshufb ymm15, ymm15, ymm14
+        SGH_FIRST ymm15, [rdi + HPOW(16)], [rdi + HKAR(16)]
+%elif _ds < 8
+        vmovdqu ymm15, [r8 + 32 * _ds - 16]
+        vpshufb ymm15, ymm15, ymm14
+        SGH_NEXT ymm15, [rdi + HPOW(16 - 2 * _ds)], [rdi + HKAR(16 - 2 * _ds)]
+%else
+        SGH_REDUCE
+%endif
+%endmacro
+%macro SM_DEC_STEP 1
+%assign _ds (%1)
+%if _ds < 8
+        vmovdqu ymm8, [r8 + 240 + 32 * _ds]
+        vpshufb ymm8, ymm8, ymm14
+        SGH_NEXT ymm8, [rdi + HPOW(16 - 2 * _ds)], [rdi + HKAR(16 - 2 * _ds)]
+%else
+        SGH_REDUCE
+%endif
+%endmacro
+%macro SPE_STEP 1
+%assign _ds (%1)
+%if _ds == 0
+        vinserti128 ymm15, ymm9, [rbx], 1
+        vpshufb ymm15, ymm15, ymm14
+        vpxor   ymm15, ymm15, ymm11                     ; Y joins it (high lane of Y is 0)
+        SGH_FIRST ymm15, [rdi + HPOW(16)], [rdi + HKAR(16)]
+%elif _ds < 8
+        vmovdqu ymm15, [rbx + 32 * _ds - 16]
+        vpshufb ymm15, ymm15, ymm14
+        SGH_NEXT ymm15, [rdi + HPOW(16 - 2 * _ds)], [rdi + HKAR(16 - 2 * _ds)]
+%else
+        SGH_REDUCE
+%endif
+%endmacro
+%macro S_FRONT_IO 1                            ; E_K(J0) to %1
+        vmovdqa %1, xmm0
+        vbroadcasti128 ymm13, [r8]
+        vpxor   ymm0, ymm0, ymm13
+        vextracti128 [rbx], ymm0, 1
+%assign _j 1
+%rep 7
+        vpxor   ymm %+ _j, ymm %+ _j, [r8 + 32 * _j - 16]
+        vmovdqu [rbx + 32 * _j - 16], ymm %+ _j
+%assign _j _j + 1
+%endrep
+%endmacro
+%macro S_MID_IO 0
+%assign _j 0
+%rep 8
+        vpxor   ymm %+ _j, ymm %+ _j, [r8 + 240 + 32 * _j]
+        vmovdqu [rbx + 240 + 32 * _j], ymm %+ _j
+%assign _j _j + 1
+%endrep
 %endmacro
 
 ; S_PASS n, row, io[, step]: the counter blocks of ymm0..ymm(n-1) (ZK ^ SCTR rows row..), the
@@ -1330,79 +1423,6 @@ mbgcmi_avx2_gcm:
         SGH_FIRST ymm13, %2, %3
 %endmacro
 
-; S_FRONT dec: the first pass's eight full pairs [A, C0], [C1, C2], .. [C13, C14]: xor,
-; store, GHASH with H^16..H^1, reduce: Y (V form) in xmm11, E_K(J0) in xmm15
-%macro S_FRONT 1
-        vmovdqa xmm15, xmm0                             ; E_K(J0)
-        S_PAIR0 %1, [rdi + HPOW(16)], [rdi + HKAR(16)]
-%assign _j 1
-%rep 7
-        S_PAIR  %1, _j, 32 * _j - 16, 16 - 2 * _j
-%assign _j _j + 1
-%endrep
-        SGH_REDUCE
-%endmacro
-
-; SF_DEC_STEP s / SM_DEC_STEP s: a decrypt's first / middle pass hashes its input between its
-; rounds (the input exists before the pass; ymm12 is free once the counter blocks are made):
-; steps 0..7 the pairs of S_FRONT / S_MID (ymm15, free until E_K(J0) is taken, / ymm8 the
-; pair), step 8 the reduction (Y in xmm11). S_FRONT_DIO / S_MID_DIO then xor and store the
-; pairs (pair 0's first lane, E_K(J0) ^ garbage, is not stored).
-%macro SF_DEC_STEP 1
-%assign _ds (%1)
-%if _ds == 0
-        vinserti128 ymm15, ymm9, [r8], 1                ; [A, in block 0]
-        vpshufb ymm15, ymm15, ymm14
-        SGH_FIRST ymm15, [rdi + HPOW(16)], [rdi + HKAR(16)]
-%elif _ds < 8
-        vmovdqu ymm15, [r8 + 32 * _ds - 16]
-        vpshufb ymm15, ymm15, ymm14
-        SGH_NEXT ymm15, [rdi + HPOW(16 - 2 * _ds)], [rdi + HKAR(16 - 2 * _ds)]
-%else
-        SGH_REDUCE
-%endif
-%endmacro
-%macro SM_DEC_STEP 1
-%assign _ds (%1)
-%if _ds < 8
-        vmovdqu ymm8, [r8 + 240 + 32 * _ds]
-        vpshufb ymm8, ymm8, ymm14
-        SGH_NEXT ymm8, [rdi + HPOW(16 - 2 * _ds)], [rdi + HKAR(16 - 2 * _ds)]
-%else
-        SGH_REDUCE
-%endif
-%endmacro
-%macro S_FRONT_DIO 0
-        vmovdqa xmm15, xmm0                             ; E_K(J0)
-        vbroadcasti128 ymm13, [r8]
-        vpxor   ymm0, ymm0, ymm13
-        vextracti128 [rbx], ymm0, 1
-%assign _j 1
-%rep 7
-        vpxor   ymm %+ _j, ymm %+ _j, [r8 + 32 * _j - 16]
-        vmovdqu [rbx + 32 * _j - 16], ymm %+ _j
-%assign _j _j + 1
-%endrep
-%endmacro
-%macro S_MID_DIO 0
-%assign _j 0
-%rep 8
-        vpxor   ymm %+ _j, ymm %+ _j, [r8 + 240 + 32 * _j]
-        vmovdqu [rbx + 240 + 32 * _j], ymm %+ _j
-%assign _j _j + 1
-%endrep
-%endmacro
-
-; S_MID dec: a middle pass's eight full pairs [C15, C16] .. [C29, C30] counted from r8: xor,
-; store, GHASH with H^16..H^1 into the sums Y's product started, reduce: Y in xmm11
-%macro S_MID 1
-%assign _j 0
-%rep 8
-        S_PAIR  %1, _j, 240 + 32 * _j, 16 - 2 * _j
-%assign _j _j + 1
-%endrep
-        SGH_REDUCE
-%endmacro
 
 ; S_IO dec, rest: the pairs' xor, stores and GHASH, the end pair, the reduction and the tag, for one
 ; direction (0 encrypt, 1 decrypt); ends at .s_out with eax the result
@@ -1683,13 +1703,34 @@ gcm12_short:
         jnz     .f_pass_dec
         S_PASS  8, SCTR, .f_io
 .f_io:
-        S_FRONT 0
-        jmp     .f_rest
+        ; encrypt: each pass's GHASH rides in the next pass (SPE_STEP)
+        S_FRONT_IO [rsp + F_SEK]
+        vpxor   xmm11, xmm11, xmm11                     ; Y = 0: A carries the AAD's state
+        lea     r13, [SCTR + 32 * 8]                    ; the next pass's counter rows
+.fe_mid:
+        cmp     r9, 512
+        jbe     .fe_last
+        vmovdqa ymm12, [rsp + F_SZK]
+        S_PASS  8, r13, .fe_mio, SPE_STEP
+.fe_mio:
+        S_MID_IO
+        F_ADVANCE
+        vmovdqu xmm9, [rbx - 16]                        ; the pending pair 0's first block
+        jmp     .fe_mid
+.fe_last:
+        F_LAST_SETUP
+        vmovdqa ymm12, [rsp + F_SZK]
+        F_LAST_PASS .fe_pass, .fe_io, SPE_STEP
+.fe_io:
+        vmovdqa xmm13, xmm11                            ; Y
+        SGH_FIRST_X xmm13, [rsi + KEY_HPOW], [rsi + KEY_HKAR]
+        vmovdqa xmm15, [rsp + F_SEK]                    ; E_K(J0)
+        S_IO    0, 1
 .f_pass_dec:
+        ; decrypt: each pass but the last hashes its input in its own rounds
         S_PASS  8, SCTR, .f_io_dec, SF_DEC_STEP
 .f_io_dec:
-        S_FRONT_DIO
-.f_rest:
+        S_FRONT_IO xmm15
         lea     r13, [SCTR + 32 * 8]                    ; the next pass's counter rows
 .f_mid:
         ; while more than 32 blocks remain from r8: a middle pass of 16 full blocks (C15.. from
@@ -1699,52 +1740,18 @@ gcm12_short:
         vmovdqa xmm13, xmm11
         SGH_FIRST_X xmm13, [rdi + HPOW(16)], [rdi + HKAR(16)]
         vmovdqa ymm12, [rsp + F_SZK]
-        test    ecx, 0x100
-        jnz     .f_mpass_dec
-        S_PASS  8, r13, .f_mio
-.f_mio:
-        S_MID   0
-        jmp     .f_mnext
-.f_mpass_dec:
         S_PASS  8, r13, .f_mio_dec, SM_DEC_STEP
 .f_mio_dec:
-        S_MID_DIO
-.f_mnext:
-        add     r8, 256
-        add     rbx, 256
-        sub     r9, 256
-        add     r13, 256
+        S_MID_IO
+        F_ADVANCE
         jmp     .f_mid
 .f_last:
-        lea     r10, [r9 + 15]
-        shr     r10, 4                                  ; t, counted from r8
-        mov     rsi, 46
-        sub     rsi, r10
-        shl     rsi, 4
-        add     rsi, rdi                                ; [rsi + KEY_HPOW] = HPOW(t - 14)
+        F_LAST_SETUP
         vmovdqa xmm13, xmm11                            ; Y
         SGH_FIRST_X xmm13, [rsi + KEY_HPOW], [rsi + KEY_HKAR]
         vmovdqa ymm12, [rsp + F_SZK]
-        lea     r15, [r10 - 14]
-        shr     r15, 1                                  ; the last pass: (t - 14) / 2 ymm
-%assign _q 1
-%rep 8
-        cmp     r15, _q
-        je      .f_pass %+ _q
-%assign _q _q + 1
-%endrep
-        S_PASS  9, r13, .f_io2
-%assign _q 1
-%rep 8
-.f_pass %+ _q:
-        S_PASS  _q, r13, .f_io2
-%assign _q _q + 1
-%endrep
+        F_LAST_PASS .f_pass, .f_io2, 0
 .f_io2:
-        test    ecx, 0x100
-        jnz     .f_io2_dec
-        S_IO    0, 1
-.f_io2_dec:
         S_IO    1, 1
 .s_out:
         vpxor   xmm0, xmm0, xmm0                        ; wipe the frame
