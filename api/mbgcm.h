@@ -123,9 +123,9 @@ MBGCM_API void mbgcm_key_wipe(mbgcm_key *key);
  * The implementation is chosen once per process: MBGCM_ARCH=auto (or unset) picks the fastest
  * path this CPU and OS support; MBGCM_ARCH=generic|aesni|avx2|avx512 forces one, and an arch
  * that is unknown or not supported here makes every one-shot call return MBGCM_ERR_UNSUPPORTED.
- * An arch's variant (tuning per microarchitecture) is chosen from the CPU the same way;
- * MBGCM_AVX512_VARIANT=by16|by32|by32h|auto and MBGCM_AVX2_VARIANT=by16|short1k|auto override
- * it (an unknown one: MBGCM_ERR_UNSUPPORTED). Every variant computes the same bytes.
+ * The avx512 arch's variant (tuning per microarchitecture) is chosen from the CPU the same
+ * way; MBGCM_AVX512_VARIANT=by16|by32|by32h|auto overrides it (an unknown one:
+ * MBGCM_ERR_UNSUPPORTED). Every variant computes the same bytes.
  * ------------------------------------------------------------------------------------------- */
 
 /*

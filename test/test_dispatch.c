@@ -375,8 +375,7 @@ static void variants_agree(void **state)
 }
 
 /* the choosers (docs/design.md, "Variants"): avx512 gives by32h on AMD family 0x19, by32 on
-   0x1A and later, by16 on Intel and older AMD; avx2 gives short1k on AMD family 0x19, by16
-   elsewhere; the model number never matters */
+   0x1A and later, by16 on Intel and older AMD; the model number never matters */
 static void variant_choice(void **state)
 {
     (void)state;
@@ -389,9 +388,6 @@ static void variant_choice(void **state)
         {"avx512", "AuthenticAMD", 0x19, "by32h"}, {"avx512", "AuthenticAMD", 0x1A, "by32"},
         {"avx512", "AuthenticAMD", 0x1B, "by32"},  {"avx512", "HygonGenuine", 0x18, "by16"},
         {"avx512", "", 0, "by16"},
-        {"avx2", "GenuineIntel", 6, "by16"},       {"avx2", "AuthenticAMD", 0x17, "by16"},
-        {"avx2", "AuthenticAMD", 0x19, "short1k"}, {"avx2", "AuthenticAMD", 0x1A, "by16"},
-        {"avx2", "HygonGenuine", 0x18, "by16"},    {"avx2", "", 0, "by16"},
     };
     unsigned checked = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {

@@ -867,9 +867,8 @@ static void hpowers_kernels(void **state)
 /* The whole12 kernels with a short path, called directly (whatever lengths the one-shot routing
    gives them): mbgcmi_avx512_small12 and _small12p (one pass, up to three passes) for every
    message length 0..512, mbgcmi_avx512_tiny12 for every length 1..16 and _tiny12g (GMAC) with
-   every AAD length 0..16 (six keys and tag lengths each), mbgcmi_avx2_gcm12 and
-   mbgcmi_avx2_gcm12_1k (short path up to 768 and 1024 bytes) for every length 0..1040 (both
-   sides of both limits), and mbgcmi_avx512_by32_gcm12 for every length 0..1552 (every tail size,
+   every AAD length 0..16 (six keys and tag lengths each), mbgcmi_avx2_gcm12 (short path up to
+   1024 bytes) for every length 0..1040 (both sides of the limit), and mbgcmi_avx512_by32_gcm12 for every length 0..1552 (every tail size,
    1..511 bytes: one to eight zmm in its pass, with no whole group before it, one and two; its
    first pass of 24 blocks at 513..736); every AAD length 0..16 (cycling; for the avx2
    entries also 17..80 at every length: the short path's wide AAD and past it; for small12 also
@@ -903,7 +902,6 @@ static void whole12_all_lengths(void **state)
         {"avx512 by32 whole12", "avx512", mbgcmi_avx512_by32_whole12, 0, 1552, 3},
         {"avx512 by32 gcm12", "avx512", mbgcmi_avx512_by32_gcm12, 0, 1552, 1},
         {"avx2 gcm12", "avx2", mbgcmi_avx2_gcm12, 0, 1040, 3},
-        {"avx2 gcm12_1k", "avx2", mbgcmi_avx2_gcm12_1k, 0, 1040, 3},
     };
     enum { MAXLEN = 1552, CAN = 80 };
     static const size_t tls[] = {4, 8, 12, 13, 14, 15, 16};

@@ -24,10 +24,6 @@ void mbgcmi_avx2_gcm(const struct mbgcmi_key *k, const uint8_t j0[16], const uin
 int mbgcmi_avx2_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
                       size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
                       uint8_t *tag, size_t tag_len_dec);
-/* The same with the short path up to 1024 bytes instead of 768 (the short1k variant). */
-int mbgcmi_avx2_gcm12_1k(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
-                         size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
-                         uint8_t *tag, size_t tag_len_dec);
 
 /* hpowers_avx2.asm: mbgcmi_aesni_hpowers's contract and bytes (fill hpow[]/hkar[] from
    hpow[H^1]), two powers per 256-bit VPCLMULQDQ. */

@@ -52,10 +52,9 @@
 ; int mbgcmi_avx2_gcm12(const key *k, const uint8_t iv[12], ...same..., uint8_t *tag,
 ;                       size_t tag_len_dec);
 ;   The same for a 12-byte IV with J0 built and the tag stored or checked here
-;   (struct mbgcmi_gcm_ops.whole12). Up to 48 blocks with AAD <= 64 it takes the short path
+;   (struct mbgcmi_gcm_ops.whole12). Up to 64 blocks with AAD <= 64 it takes the short path
 ;   (after mbgcmi_avx2_gcm below): E_K(J0) in the data's AES pass, the AAD, the blocks and the
 ;   length block in one aggregated GHASH (one more per further 16 blocks).
-; int mbgcmi_avx2_gcm12_1k(...same...): the same with the short path up to 64 blocks.
 ;
 ; Register plan
 ;   rdi k   rsi ctr (ctr_*), j0 (gcm)   rdx s   rcx in   r8 out   r9 blocks left   eax rounds
@@ -81,10 +80,9 @@ default rel
 
 %define SHORT_AAD_MAX 64       ; and AAD up to this (over 16: the blocks before the last are
                                 ; hashed at entry and join the last one)
-%define SHORT_MAX 768          ; gcm12: encrypts up to 48 blocks with AAD <= 64 take the short path
-%define SHORT_MAX_1K 1024       ; gcm12's decrypts, gcm12_1k: up to 64 blocks (the counter rows
-                                ; below cover these; they hold each counter word in one byte: at
-                                ; most 253 blocks)
+%define SHORT_MAX 1024         ; gcm12: up to 64 blocks with AAD <= 64 take the short path (the
+                                ; counter rows below cover these; they hold each counter word in
+                                ; one byte: at most 253 blocks)
 
 section .rodata
 %include "consts.inc"
@@ -112,7 +110,7 @@ YADD:                                                   ; row j: +2j in both lan
 ; they are the blocks after round 0 (the short path of mbgcmi_avx2_gcm12)
 SCTR:
 %assign _j 0
-%rep SHORT_MAX_1K / 32 + 1
+%rep SHORT_MAX / 32 + 1
                 dd 0, 0, 0, (2 * _j + 1) << 24, 0, 0, 0, (2 * _j + 2) << 24
 %assign _j _j + 1
 %endrep
@@ -753,33 +751,14 @@ mbgcmi_avx2_ctr_dec:
 ;   tag_len | decrypt << 8. Encrypt stores the first tag_len bytes of the tag, returns 0;
 ;   decrypt reads the expected tag before any output is written (it may lie inside out),
 ;   compares all 16 bytes under the tag_len mask without a branch, returns 1 when they differ
-;   (the caller zeroes out), else 0. Encrypts up to SHORT_MAX bytes and decrypts up to
-;   SHORT_MAX_1K bytes with AAD <= SHORT_AAD_MAX bytes go to the short path (gcm12_short), the
-;   rest through mbgcmi_avx2_gcm's body (a decrypt of 49-64 blocks is quicker in the short
-;   path's passes, an encrypt is not: measured on Intel).
-; int mbgcmi_avx2_gcm12_1k(...same...)
-;   The same with the short path up to SHORT_MAX_1K bytes (the avx2 arch's short1k variant: on
-;   a core whose vector pipes overlap one pass's GHASH with the next pass's AES rounds by
-;   themselves, the short path's unstitched passes beat the stitched loop there).
-global mbgcmi_avx2_gcm12_1k:function hidden
-mbgcmi_avx2_gcm12_1k:
-        cmp     r9, SHORT_MAX_1K
-        ja      mbgcmi_avx2_gcm12.long
-        cmp     rcx, SHORT_AAD_MAX
-        jbe     gcm12_short
-        jmp     mbgcmi_avx2_gcm12.long
+;   (the caller zeroes out), else 0. Messages up to SHORT_MAX bytes with AAD <= SHORT_AAD_MAX
+;   bytes go to the short path (gcm12_short), the rest through mbgcmi_avx2_gcm's body (measured
+;   on Intel: the short path's passes, each hashing its own input or the previous pass's output
+;   between its rounds, are quicker up to 64 blocks both ways).
 global mbgcmi_avx2_gcm12:function hidden
 mbgcmi_avx2_gcm12:
         cmp     r9, SHORT_MAX
-        jbe     .short_aad
-        cmp     r9, SHORT_MAX_1K
         ja      .long
-        push    rbp                                     ; the stack arguments as the frame
-        mov     rbp, rsp                                ; sees them: [rbp + 32] = tag_len_dec
-        test    byte [rbp + 33], 1                      ; decrypt
-        pop     rbp
-        jz      .long
-.short_aad:
         cmp     rcx, SHORT_AAD_MAX
         jbe     gcm12_short                             ; (after mbgcmi_avx2_gcm below)
 .long:
@@ -1179,8 +1158,8 @@ mbgcmi_avx2_gcm:
         jmp     .g_stage
 
 ; ---------------------------------------------------------------------------------------------
-; The short path of mbgcmi_avx2_gcm12: len <= SHORT_MAX (48 blocks; its decrypts and gcm12_1k:
-; SHORT_MAX_1K, 64) and aad_len <= SHORT_AAD_MAX, the arguments as mbgcmi_avx2_gcm12's. A
+; The short path of mbgcmi_avx2_gcm12: len <= SHORT_MAX (64 blocks) and aad_len <=
+; SHORT_AAD_MAX, the arguments as mbgcmi_avx2_gcm12's. A
 ; short message's cost is its fixed part, so up to 16 blocks everything runs in one AES pass
 ; and one GHASH reduction:
 ;   - E_K(J0) is block 0 of the pass: ymm j holds the counter blocks J0 + 2j, J0 + 2j + 1
