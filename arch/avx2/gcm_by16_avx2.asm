@@ -151,7 +151,10 @@ section .text
 ; where two VPSHUFD and two VPXOR did it), and multiplies qword 0 by X's HKAR and qword 1 by
 ; Y's (HKAR holds lo ^ hi in both qwords). An optional fourth argument o (m >= 8) shifts the
 ; powers to H^(m+o)..H^(1+o), leaving H^o..H^1 to blocks the caller adds before the reduction.
-%macro GH_STEP 3-4 0
+; A fifth, the mode (m = 16), hashes two groups with one reduction: 1, the first group (o = 16:
+; H^32..H^17; S joins it; no reduction), 2, the second (its products add to the first's; the
+; reduction).
+%macro GH_STEP 3-5 0, 0
 %if (%2) == 1
  %if (%1) == 0
         vmovdqu    xmm11, [%3]
@@ -171,7 +174,7 @@ section .text
  %if ((%1) % 2) == 0
         vmovdqu    ymm11, [%3 + 32 * (%1)]
         vpshufb    ymm11, ymm11, ymm14
-  %if (%1) == 0
+  %if (%1) == 0 && (%5) != 2
         vpxor      ymm11, ymm11, ymm10                  ; S joins block 0 (high lane of S is 0)
         vpclmulqdq ymm8, ymm11, [rdi + HPOW(_a)], 0x00
         vpclmulqdq ymm10, ymm11, [rdi + HPOW(_a)], 0x11
@@ -191,7 +194,7 @@ section .text
         vpunpcklqdq ymm12, ymm11, ymm13
         vpunpckhqdq ymm11, ymm11, ymm13
         vpxor      ymm12, ymm12, ymm11
-  %if (%1) == 1
+  %if (%1) == 1 && (%5) != 2
         vpclmulqdq ymm9, ymm12, [rdi + HKAR(_a + 2)], 0x00
   %else
         vpclmulqdq ymm11, ymm12, [rdi + HKAR(_a + 2)], 0x00
@@ -200,7 +203,7 @@ section .text
         vpclmulqdq ymm11, ymm12, [rdi + HKAR(_a)], 0x11
         vpxor      ymm9, ymm9, ymm11
  %endif
-%elif (%1) == (%2) / 2
+%elif (%1) == (%2) / 2 && (%5) != 1
         GHY_REDUCE
 %endif
 %endmacro
@@ -480,16 +483,36 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 %endrep
         GROUP_ADVANCE
 %endmacro
-; GROUPS_DEC ctr, jcc: decrypt whole groups, each group's input hashed in its own rounds before
-; its output is stored (in == out allowed), while "cmp r9, 16; jcc" repeats
-%macro GROUPS_DEC 2
-%%loop:
+; GROUPS_DEC ctr: decrypt the whole groups (r9 >= 16 blocks each), each group's input hashed in
+; its own rounds before its output is stored (in == out allowed); two groups per turn while 32
+; blocks remain, hashed with one reduction (GH_STEP modes 1 and 2: DEC_A_STEP, DEC_B_STEP)
+%macro DEC_A_STEP 1
+        GH_STEP (%1), 16, rcx, 16, 1
+%endmacro
+%macro DEC_B_STEP 1
+        GH_STEP (%1), 16, rcx, 0, 2
+%endmacro
+%macro GROUPS_DEC 1
+%%pair:
+        cmp     r9, 32
+        jb      %%one
+        %1
+        AES_W   8, 0, 0, 0, DEC_A_STEP
+        XOR_STORE 8
+        GROUP_ADVANCE
+        %1
+        AES_W   8, 0, 0, 0, DEC_B_STEP
+        XOR_STORE 8
+        GROUP_ADVANCE
+        jmp     %%pair
+%%one:
+        cmp     r9, 16
+        jb      %%done
         %1
         AES_W   8, 16, rcx
         XOR_STORE 8
         GROUP_ADVANCE
-        cmp     r9, 16
-        %2      %%loop
+%%done:
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
@@ -548,11 +571,11 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         jb      %%t8
         CTR_F_CHECK byte [rsi + 15], 2, %%dec_any
         CTR_F_SETUP
-        GROUPS_DEC CTR_F, jae
+        GROUPS_DEC CTR_F
         CTR_F_DONE
         jmp     %%t8
 %%dec_any:
-        GROUPS_DEC CTR_W8, jae
+        GROUPS_DEC CTR_W8
 %%t8:
         cmp     r9, 8
         jb      %%t2
@@ -838,7 +861,7 @@ mbgcmi_avx2_gcm:
         mov     qword [rsp + F_PEND], 1                 ; the last group's GHASH: in the tail
         GROUPS_ENC CTR_F, jb, .bulk_f_done, .last_f
 .dec_f:
-        GROUPS_DEC CTR_F, jae
+        GROUPS_DEC CTR_F
 .bulk_f_done:
         CTR_F_DONE
         jmp     .tail
@@ -856,7 +879,7 @@ mbgcmi_avx2_gcm:
         mov     qword [rsp + F_PEND], 1
         GROUPS_ENC CTR_W8, jb, .tail, .last_w
 .dec_any:
-        GROUPS_DEC CTR_W8, jae
+        GROUPS_DEC CTR_W8
 .tail:
         mov     r12, rbx
         and     r12, 15                                 ; partial bytes
