@@ -423,12 +423,33 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 ; blocks from ctr, software-pipelined: the first group alone, then each with the previous
 ; group's output hashed in its rounds, until "cmp r9, 16; jcc exit" leaves; one group's GHASH
 ; is left over. With last (the gcm body): a message's last group with no block after it
-; (r9 = 16, len a multiple of 16) runs as LAST_GROUP_ENC and jumps to last.
+; (r9 = 16, len a multiple of 16) runs as LAST_GROUP_ENC and jumps to last. While 48 blocks
+; remain, two groups per turn whose passes hash the two groups before them with one reduction
+; (GH_STEP modes 1 and 2: ENC_A_STEP, ENC_B_STEP), so the single passes after them see a
+; reduced state.
+%macro ENC_A_STEP 1
+        GH_STEP (%1), 16, r8 - 256, 16, 1
+%endmacro
+%macro ENC_B_STEP 1
+        GH_STEP (%1), 16, r8 - 256, 0, 2
+%endmacro
 %macro GROUPS_ENC 3-4
         %1
         AES_W   8, 0, 0
         XOR_STORE 8
         GROUP_ADVANCE
+%%pair:
+        cmp     r9, 48
+        jb      %%loop
+        %1
+        AES_W   8, 0, 0, 0, ENC_A_STEP
+        XOR_STORE 8
+        GROUP_ADVANCE
+        %1
+        AES_W   8, 0, 0, 0, ENC_B_STEP
+        XOR_STORE 8
+        GROUP_ADVANCE
+        jmp     %%pair
 %%loop:
         cmp     r9, 16
         %2      %3
