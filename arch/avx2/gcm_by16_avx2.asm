@@ -663,23 +663,22 @@ mbgcmi_avx2_ctr_dec:
 ;   rdi k, rsi j0, rdx aad, rcx aad_len, r8 in, r9 len, [rbp+16] out, [rbp+24] tag,
 ;   [rbp+32] decrypt. Limits as validated by the API (len <= 2^36-32, aad_len < 2^61).
 ;   Flow: E_K(J0); the AAD; groups of 16 blocks while 16 full blocks remain (encrypting, each
-;   group's GHASH rides in the next group's pass; decrypting, in its own); then the tail, t =
-;   0..16 blocks (the full blocks left and the partial one), in ONE pass of n = ceil(t / 2)
-;   ymm (encrypting, with the last group's GHASH in it; decrypting, with the GHASH of the
-;   tail's full pairs, read from the input: DEC_TAIL_STEP), and ONE aggregated GHASH of the
-;   tail's t blocks and the length block with H^(t+1)..H^1, two blocks per ymm, one
-;   reduction. A message of whole groups has no tail pass: decrypting, only the length block
-;   is left to hash; encrypting, the last group runs in two halves (LAST_GROUP_ENC: the first
-;   half's GHASH in the second half's rounds) and its 16 blocks join that GHASH as a tail's full
-;   pairs (a tail pass costs more than a group's pass plus the same GHASH). The tail's full block pairs go straight from and to memory; the pair that
-;   holds the partial or the odd last block (the "special" pair, 2fp and 2fp + 1) is staged on
-;   the stack (F_TI: its input, the partial block bounced and zero-padded; F_KS: its key
-;   stream), and the GHASH reads it, and the length block, from F_G. Stack blocks are 16-byte
-;   stores read back by 16-byte loads (a ymm pair as two): a load wider than the store it
-;   reads is not forwarded from it.
-;   Extra registers: rbx len, r9 full blocks left, then fp (the tail's
-;   full pairs), r12 partial bytes, r13 tail blocks t, rdx/rsi/r10/r14/r15 scratch (rsi once
-;   J0 is no longer needed); F_PEND: 1 when a group's GHASH waits for the tail pass.
+;   group's GHASH rides in the next group's pass; decrypting, in its own); then the tail, t = 0..16
+;   blocks (the full blocks left and the partial one), in ONE pass of n = ceil(t / 2) ymm
+;   (encrypting, with the last group's GHASH in it; decrypting, with the GHASH of the tail's full
+;   pairs, read from the input: DEC_TAIL_STEP), and ONE aggregated GHASH of the tail's t blocks and
+;   the length block with H^(t+1)..H^1, two blocks per ymm, one reduction. A message of whole groups
+;   has no tail pass: decrypting, only the length block is left to hash; encrypting, the last group
+;   runs in two halves (LAST_GROUP_ENC: the first half's GHASH in the second half's rounds) and its
+;   16 blocks join that GHASH as a tail's full pairs (a tail pass costs more than a group's pass
+;   plus the same GHASH). The tail's full block pairs go straight from and to memory; the pair that
+;   holds the partial or the odd last block (the "special" pair, 2fp and 2fp + 1) is staged on the
+;   stack (F_TI: its input, the partial block bounced and zero-padded; F_KS: its key stream), and
+;   the GHASH reads it, and the length block, from F_G. Stack blocks are 16-byte stores read back by
+;   16-byte loads (a ymm pair as two): a load wider than the store it reads is not forwarded from
+;   it. Extra registers: rbx len, r9 full blocks left, then fp (the tail's full pairs), r12 partial
+;   bytes, r13 tail blocks t, rdx/rsi/r10/r14/r15 scratch (rsi once J0 is no longer needed); F_PEND:
+;   1 when a group's GHASH waits for the tail pass.
 %define F_PEND  80              ; 8: encrypt: a whole group's GHASH is pending (public)
 %define F_TI    96              ; 32: the special pair's input
 %define F_KS    128             ; 32: its key stream
