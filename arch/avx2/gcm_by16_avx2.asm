@@ -1240,14 +1240,19 @@ mbgcmi_avx2_gcm:
 ;   tag)   eax rounds, then the result   r10 t, scratch   r13 Q - 1, then the next pass's counter
 ;   rows (several passes), the end pair's bytes rb   rdx end pair's offset, copy pointers
 ;   r14 copy scratch   r15 copy scratch, the last pass's ymm count   (all lengths: public)
-;   ymm0-8   the counter blocks -> key stream pairs (ymm0 lane 0: E_K(J0))
+;   ymm0-8   the counter blocks -> key stream pairs (ymm0 lane 0: E_K(J0)); a decrypt's middle
+;            pass: ymm8 the pair it hashes (SM_DEC_STEP)
 ;   ymm9     A (byte order) until pair 0 is hashed; then LO   ymm10 MI   ymm11 HI, then S and T
-;            (several passes: Y in xmm11 until its product starts the next pass's sums)
-;   ymm12    ZK during the pass; GHASH scratch after it   ymm13 round key; then the pair hashed
-;   ymm14    BSWAP   ymm15 E_K(J0) (xmm) after the pass
+;            (several passes: Y in xmm11 until its product starts the next pass's sums; an
+;            encrypt's: xmm9 the first block of the pending pair 0, SPE_STEP)
+;   ymm12    ZK until the counter blocks are made, then GHASH scratch   ymm13 round key; then
+;            the pair hashed
+;   ymm14    BSWAP   ymm15 E_K(J0) (xmm) after the pass; during a pass that hashes (SF_DEC_STEP,
+;            SPE_STEP) the pair hashed, E_K(J0) then waiting in F_SEK (encrypt)
 ;   ymm1-3   after the pairs: L (V form), the end pair's input, scratch
-;   stack    F_SETAG the expected tag, F_SKS, F_STB the tag bounce, F_SZK; F_SLEN the length (public: the long path's public F_PEND slot); all wiped,
-;            no secret slot overlaps the long path's public slots
+;   stack    F_SETAG the expected tag, F_SKS, F_STB the tag bounce, F_SZK, F_SEK; F_SLEN the
+;            length (public: the long path's public F_PEND slot); all wiped, no secret slot
+;            overlaps the long path's public slots
 %define F_SETAG 16              ; 16: decrypt: the expected tag, zero-padded
 %define F_STB   64              ; 16: the tag, bounced (tag_len < 16)
 %define F_SKS   96              ; 32: the end pair's output, masked
