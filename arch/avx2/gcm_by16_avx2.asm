@@ -419,6 +419,26 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         add     r8, 256
         sub     r9, 16
 %endmacro
+; GROUP_PASS ctr, m, src[, step]: one whole group: its counter blocks (ctr), its rounds with
+; the m-block GHASH at src or the step macro stitched (AES_W), the output stored, the pointers
+; and r9 advanced
+%macro GROUP_PASS 3-4 0
+        %1
+        AES_W   8, %2, %3, 0, %4
+        XOR_STORE 8
+        GROUP_ADVANCE
+%endmacro
+; GROUP_PAIRS ctr, min, a, b: while r9 >= min blocks, a turn of two group passes whose GHASH
+; steps are the macros a and b (two groups, one reduction: GH_STEP modes 1 and 2)
+%macro GROUP_PAIRS 4
+%%pair:
+        cmp     r9, %2
+        jb      %%done
+        GROUP_PASS %1, 0, 0, %3
+        GROUP_PASS %1, 0, 0, %4
+        jmp     %%pair
+%%done:
+%endmacro
 ; GROUPS_ENC ctr, jcc, exit[, last]: encrypt whole groups (r9 >= 16 on entry) with counter
 ; blocks from ctr, software-pipelined: the first group alone, then each with the previous
 ; group's output hashed in its rounds, until "cmp r9, 16; jcc exit" leaves; one group's GHASH
@@ -434,22 +454,8 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         GH_STEP (%1), 16, r8 - 256, 0, 2
 %endmacro
 %macro GROUPS_ENC 3-4
-        %1
-        AES_W   8, 0, 0
-        XOR_STORE 8
-        GROUP_ADVANCE
-%%pair:
-        cmp     r9, 48
-        jb      %%loop
-        %1
-        AES_W   8, 0, 0, 0, ENC_A_STEP
-        XOR_STORE 8
-        GROUP_ADVANCE
-        %1
-        AES_W   8, 0, 0, 0, ENC_B_STEP
-        XOR_STORE 8
-        GROUP_ADVANCE
-        jmp     %%pair
+        GROUP_PASS %1, 0, 0
+        GROUP_PAIRS %1, 48, ENC_A_STEP, ENC_B_STEP
 %%loop:
         cmp     r9, 16
         %2      %3
@@ -459,10 +465,7 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         jz      %%last                                  ; nothing after this group
 %%mid:
 %endif
-        %1
-        AES_W   8, 16, r8 - 256
-        XOR_STORE 8
-        GROUP_ADVANCE
+        GROUP_PASS %1, 16, r8 - 256
         jmp     %%loop
 %if %0 == 4
 %%last:
@@ -514,25 +517,10 @@ mbgcmi_avx2_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         GH_STEP (%1), 16, rcx, 0, 2
 %endmacro
 %macro GROUPS_DEC 1
-%%pair:
-        cmp     r9, 32
-        jb      %%one
-        %1
-        AES_W   8, 0, 0, 0, DEC_A_STEP
-        XOR_STORE 8
-        GROUP_ADVANCE
-        %1
-        AES_W   8, 0, 0, 0, DEC_B_STEP
-        XOR_STORE 8
-        GROUP_ADVANCE
-        jmp     %%pair
-%%one:
+        GROUP_PAIRS %1, 32, DEC_A_STEP, DEC_B_STEP
         cmp     r9, 16
         jb      %%done
-        %1
-        AES_W   8, 16, rcx
-        XOR_STORE 8
-        GROUP_ADVANCE
+        GROUP_PASS %1, 16, rcx
 %%done:
 %endmacro
 
