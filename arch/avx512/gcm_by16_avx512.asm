@@ -15,8 +15,9 @@
 ; Montgomery reduction per lane, then the four lanes (partial sums of one message) are
 ; xor-folded into one 128-bit S (reduction is linear, so fold after reducing). Where two whole
 ; groups or more are left, the loops run two passes per turn and reduce once per 32 hashed
-; blocks: the first group by H^32..H^17 (rows loaded from the key), the second by H^16..H^1
-; (GH_PAIR in gcm_wide.inc; ENC_LAG2, DEC_PAIRS). Math: arch/generic/ghash_ct.c.
+; blocks, and keep S as four unfolded lane sums between pairs: zmm k of a pair is multiplied
+; by H^(32-4k) in all four lanes, and the next whole group's hash, with the usual powers,
+; folds them (GH_PAIR in gcm_wide.inc; ENC_LAG2, DEC_PAIRS). Math: arch/generic/ghash_ct.c.
 ;
 ; CPU: AVX512F/BW/VL + VAES + VPCLMULQDQ (the `avx512` arch). ABI: System V.
 ;
@@ -37,14 +38,15 @@
 ;            two passes (ENC_LAG2, DEC_PAIRS) zmm4-7 and zmm8-11 trade these roles
 ;            instead of being copied
 ;   zmm12    CTR     counters of B0's four blocks, byte-reflected (low dword = counter)
-;   zmm13    BSWAP   zmm14 POLY   zmm16 S (lane 0; other lanes zero)
+;   zmm13    BSWAP   zmm14 POLY   zmm16 S (lane 0, other lanes zero; after a pair's
+;            reduction four limbs, one per lane, until the next group's hash folds them)
 ;   zmm15    J0, then E_K(J0) (the whole-message kernels: a fifth chain of the first AES pass,
 ;            decrypting, or of the last one, encrypting: WHOLE_BODY)
-;   zmm17-19 LO/MI/HI   zmm20-21, zmm28-29 scratch (zmm21, and zmm30 below: a row of
-;            H^32..H^17 in a pair's first pass)   zmm22 round key (broadcast)
+;   zmm17-19 LO/MI/HI   zmm20-21, zmm28-29 scratch (zmm21, and zmm30-31 below: a pair's
+;            broadcast power H^(32-4k))   zmm22 round key (broadcast)
 ;   zmm23    the expected tag (mbgcmi_avx512_gcm12, decrypt)
 ;   zmm24-27 [H^16..H^13] [H^12..H^9] [H^8..H^5] [H^4..H^1]
-;   zmm30-31 scratch of GH_STEP 2 (GH_W merge); in mbgcmi_avx512_gcm12_jobs, between a job's
+;   zmm30-31 scratch of GH_W's merges and pairs; in mbgcmi_avx512_gcm12_jobs, between a job's
 ;            end and the next job's first pass (no GH_STEP there), the previous job's E_K(J0)
 ;            and 17th GHASH input
 ; Every vector register used is cleared before returning. The macros this kernel shares with
