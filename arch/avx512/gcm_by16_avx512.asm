@@ -142,6 +142,8 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 ; (free in an encrypt), the newer in zmm4-7. The second group runs without GHASH; on leaving,
 ; the older group is hashed alone and the newer stays pending in zmm4-7, as after the
 ; one-group loop; jumps to |exit| with fewer than 16 blocks left.
+;   With keep2 = 1 (ENC_LAG2 ctr, exit, 1: WHOLE_BODY) the older group is not hashed on
+; leaving but left pending in zmm8-11 with r14d = 2, for the next pass to hash both (GH2_STEP).
 ;   Groups are hashed in pairs where two more follow (GH_PAIR: one reduction per 32 blocks):
 ; the first of a turn puts its output in zmm8-11 and the second in zmm4-7 directly (the
 ; output's XOR writes there, no copies), so each turn ends as it began.
@@ -157,7 +159,7 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 %endrep
         GROUP_OUT %1
 %endmacro
-%macro ENC_LAG2 2
+%macro ENC_LAG2 2-3 0
         cmp     r9, 16
         jb      %2
         CTR_WB  %1
@@ -196,11 +198,15 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         vmovdqa64 zmm11, zmm7
         GROUP_STORE 0
 %%drain:
+%if %3
+        mov     r14d, 2                                 ; two groups pending (WHOLE_BODY)
+%else
         GH_STEP 0, 8
         GH_STEP 1, 8
         GH_STEP 2, 8
         GH_STEP 3, 8
         GH_STEP 4, 8
+%endif
         jmp     %2
 %endmacro
 
@@ -344,13 +350,16 @@ mbgcmi_avx512_ctr_dec:
 ;   The whole message in one call; writes the full 16-byte tag T = E_K(J0) ^ S (the caller
 ;   truncates or compares it). in == out allowed. Limits as validated by the API.
 ;   Flow: E_K(J0); AAD (full blocks, then the last one under a byte mask); groups of 16 full
-;   blocks, each group's GHASH stitched into the next group's AES rounds; then the tail — the
-;   bytes after the last whole group (0..255) as one group of up to four zmm under byte masks —
-;   and finally ONE aggregated GHASH over the F blocks still unhashed (the tail's, or the last
-;   whole group's when there is no tail) followed by the length block, with H^(F+1) .. H^1
-;   (F <= 16, so at most H^17 of the key's 32 powers), one reduction, one fold. A message of
-;   up to 255 bytes therefore costs one AES pass and one reduction (plus the AAD's).
-;   Extra registers: rbx len, r11 aad_len, r13 tag, r14 pending-group flag, r15 power base,
+;   blocks, each group's GHASH stitched into a later group's AES rounds (decrypt: the next;
+;   encrypt: the one after, ENC_LAG2); then the tail — the bytes after the last whole group
+;   (0..255) as one group of up to four zmm under byte masks, its pass carrying the GHASH of
+;   the groups still pending (an encrypt's last two: GH2_STEP; without a tail E_K(J0)'s pass
+;   carries them) — and finally ONE aggregated GHASH over the F blocks still unhashed (the
+;   tail's, or the last whole group's when there is no tail and it was not hashed in J0's
+;   pass) followed by the length block, with H^(F+1) .. H^1 (F <= 16, so at most H^17 of the
+;   key's 32 powers), one reduction, one fold. A message of up to 255 bytes therefore costs
+;   one AES pass and one reduction (plus the AAD's).
+;   Extra registers: rbx len, r11 aad_len, r13 tag, r14 pending groups (0..2), r15 power base,
 ;   rsi remaining tail bytes; [rbp+16..] stack arguments.
 
 ; GH_MS X, j, first: X times the powers at [r15 + 64j] into LO/MI/HI, schoolbook (four
@@ -389,22 +398,36 @@ mbgcmi_avx512_ctr_dec:
 %%done:
 %endmacro
 
-; TAIL_AES_E nz: TAIL_AES for a whole-message encrypt, whose E_K(J0) is not in its first pass
-; (WHOLE_BODY): the tail pass carries it beside the pending group's GHASH
+; TAIL_AES_E nz: the tail pass of a whole-message encrypt, whose E_K(J0) is not in its first
+; pass (WHOLE_BODY): it carries E_K(J0) and the GHASH of the r14d pending groups (0..2; two:
+; GH2_STEP)
 %macro TAIL_AES_E 1
-        TAIL_AES %1, 1
+        cmp     r14d, 1
+        jb      %%plain
+        ja      %%two
+        AES_W   %1, 1, 1
+        jmp     %%done
+%%two:
+        AES_W   %1, 3, 1
+        jmp     %%done
+%%plain:
+        AES_W   %1, 0, 1
+%%done:
 %endmacro
 
-; TAIL_IO nz, dec, aes: the tail's nz slices: masked loads (zero past the end), the AES pass
-; (macro |aes| nz: TAIL_AES or TAIL_AES_J), key stream kept to the message bytes, masked
-; stores, and the GHASH input in zmm4..: the output when encrypting, the input when
-; decrypting; zero beyond nz
+; TAIL_IO nz, dec, aes: the tail's nz slices: the AES pass (macro |aes| nz: TAIL_AES,
+; TAIL_AES_E or TAIL_AES_J), masked loads and stores (the last slice's bytes only), and the
+; GHASH input in zmm4..: the output when encrypting (key stream kept to the message bytes), the
+; input when decrypting; zero beyond nz. A decrypt loads its input into zmm8.. before the pass
+; (in may equal out, and the input is what it hashes); an encrypt after it, every load before
+; any store, so that the pass may hash two pending groups in zmm4-11 (TAIL_AES_E).
 %macro TAIL_IO 3
 %assign _kl 4 + (%1) - 1
         mov     rdx, -1                                 ; (eax holds the rounds: not rax)
         lea     r10d, [rsi - 64 * ((%1) - 1)]           ; bytes in the last slice (1..64)
         bzhi    rdx, rdx, r10
         kmovq   k %+ _kl, rdx                           ; its byte mask
+%if %2
 %assign _t 0
 %rep %1
 %assign _kk 4 + _t
@@ -416,18 +439,31 @@ mbgcmi_avx512_ctr_dec:
 %endif
 %assign _t _t + 1
 %endrep
+%endif
         %3      %1
+%assign _t 0
+%rep %1
+%assign _kk 4 + _t
+%assign _dd 8 + _t
+%if %2
+        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd        ; output
+%elif _t < (%1) - 1
+        vpxorq  zmm %+ _t, zmm %+ _t, [rcx + 64 * _t]   ; output
+%else
+        vmovdqu8 zmm %+ _dd {k %+ _kk}{z}, [rcx + 64 * _t]
+        vmovdqu8 zmm %+ _t {k %+ _kk}{z}, zmm %+ _t    ; key stream on the message bytes only
+        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd        ; output, zero past the end
+%endif
+%assign _t _t + 1
+%endrep
 %assign _t 0
 %rep %1
 %assign _kk 4 + _t
 %assign _dd 8 + _t
 %assign _gg 4 + _t
 %if _t < (%1) - 1
-        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd        ; output
         vmovdqu64 [r8 + 64 * _t], zmm %+ _t
 %else
-        vmovdqu8 zmm %+ _t {k %+ _kk}{z}, zmm %+ _t    ; key stream on the message bytes only
-        vpxorq  zmm %+ _t, zmm %+ _t, zmm %+ _dd        ; output, zero past the end
         vmovdqu8 [r8 + 64 * _t]{k %+ _kk}, zmm %+ _t
 %endif
 %if %2
@@ -488,7 +524,7 @@ mbgcmi_avx512_ctr_dec:
         AES_W   4, 0
         GROUP_STORE 0
         mov     r14d, 1                                 ; this group's GHASH is pending
-        ENC_LAG2 esi, %%tail_be
+        ENC_LAG2 esi, %%tail_be, 1                      ; (r14d = 2: two groups pending)
 %else
         AES_W   4, 0, 1                                 ; the first AES pass: J0 joins it
         GROUP_STORE %1
@@ -513,6 +549,10 @@ mbgcmi_avx512_ctr_dec:
         vpxorq  zmm8, zmm8, zmm8
         jmp     %%final
 %%no_tail:
+%if %1 == 0
+        cmp     r14d, 1
+        ja      %%two
+%endif
         mov     r10d, r14d
         shl     r10d, 4                                 ; F = 16 if a whole group waits, else 0
         vpxorq  zmm8, zmm8, zmm8
@@ -520,6 +560,13 @@ mbgcmi_avx512_ctr_dec:
         AES_W   0, 0, 1                                 ; J0 alone: no tail pass carries it
         test    r14d, r14d
         jnz     %%final
+        jmp     %%nothing
+%%two:                                                  ; two groups: hashed in J0's pass,
+        AES_W   0, 3, 1                                 ; the length block alone after it
+        xor     r10d, r10d                              ; F = 0
+        vpxorq  zmm4, zmm4, zmm4
+        jmp     %%final
+%%nothing:
 %else
         test    r14d, r14d
         jnz     %%final
