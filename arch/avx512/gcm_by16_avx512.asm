@@ -637,6 +637,17 @@ mbgcmi_avx512_gcm:
         prefetcht0 [rax + KEY_HPOW + 640]
         prefetcht0 [rax + KEY_HPOW + 704]
         prefetcht0 [rax + KEY_HPOW + 768]
+        ; the message's lines 8..15 (from 1024 bytes on): with the key and the data beyond
+        ; the caches their misses overlap the AAD and the first passes (the first lines' loads
+        ; come early anyway)
+        cmp     rbx, 1024
+        jb      .pf_done
+%assign _pf 8
+%rep 8
+        prefetcht0 [rcx + 64 * _pf]
+%assign _pf _pf + 1
+%endrep
+.pf_done:
         ; J0 in xmm15: E_K(J0) is computed as a fifth chain next to the counter blocks of one
         ; of the message's passes (WHOLE_BODY: the first decrypting, the last encrypting), not
         ; as a chain of its own up front
