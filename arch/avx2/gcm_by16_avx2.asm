@@ -1343,19 +1343,29 @@ mbgcmi_avx2_gcm:
 ; with Y (xmm11, zero after the first pass: A carries the AAD's state) joining its first block,
 ; pair j at rbx + 32j - 16, H^16..H^1, step 8 the reduction (the next Y). E_K(J0) waits in
 ; F_SEK meanwhile (ymm15 is the pair).
-%macro SF_DEC_STEP 1
+; S_PAIR_STEP s, base, y: step s of hashing the eight pairs [xmm9, the block at base], then
+; base + 32j - 16 (j = 1..7) with H^16..H^1, step 8 the reduction; y (a ymm whose high lane is
+; zero, or 0 for none) joins the first block: SF_DEC_STEP (the input at r8) and SPE_STEP (the
+; previous pass's output at rbx, Y in ymm11)
+%macro S_PAIR_STEP 3
 %assign _ds (%1)
 %if _ds == 0
-        vinserti128 ymm15, ymm9, [r8], 1                ; [A, in block 0]
+        vinserti128 ymm15, ymm9, [%2], 1
         vpshufb ymm15, ymm15, ymm14
+%ifnidn %3, 0
+        vpxor   ymm15, ymm15, %3
+%endif
         SGH_FIRST ymm15, [rdi + HPOW(16)], [rdi + HKAR(16)]
 %elif _ds < 8
-        vmovdqu ymm15, [r8 + 32 * _ds - 16]
+        vmovdqu ymm15, [%2 + 32 * _ds - 16]
         vpshufb ymm15, ymm15, ymm14
         SGH_NEXT ymm15, [rdi + HPOW(16 - 2 * _ds)], [rdi + HKAR(16 - 2 * _ds)]
 %else
         SGH_REDUCE
 %endif
+%endmacro
+%macro SF_DEC_STEP 1
+        S_PAIR_STEP %1, r8, 0                           ; [A, in block 0], ..
 %endmacro
 %macro SM_DEC_STEP 1
 %assign _ds (%1)
@@ -1368,19 +1378,7 @@ mbgcmi_avx2_gcm:
 %endif
 %endmacro
 %macro SPE_STEP 1
-%assign _ds (%1)
-%if _ds == 0
-        vinserti128 ymm15, ymm9, [rbx], 1
-        vpshufb ymm15, ymm15, ymm14
-        vpxor   ymm15, ymm15, ymm11                     ; Y joins it (high lane of Y is 0)
-        SGH_FIRST ymm15, [rdi + HPOW(16)], [rdi + HKAR(16)]
-%elif _ds < 8
-        vmovdqu ymm15, [rbx + 32 * _ds - 16]
-        vpshufb ymm15, ymm15, ymm14
-        SGH_NEXT ymm15, [rdi + HPOW(16 - 2 * _ds)], [rdi + HKAR(16 - 2 * _ds)]
-%else
-        SGH_REDUCE
-%endif
+        S_PAIR_STEP %1, rbx, ymm11                      ; Y joins (high lane of Y is 0)
 %endmacro
 %macro S_FRONT_IO 1                            ; E_K(J0) to %1
         vmovdqa %1, xmm0
