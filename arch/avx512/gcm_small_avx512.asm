@@ -34,12 +34,18 @@
 ; Message zmm i (blocks 4i+1..4i+4) takes the 64-byte power row at HPOW(t+1-4i) =
 ; [H^(t+1-4i) .. H^(t-2-4i)] (the key stores the powers highest first); lanes past the message
 ; hold zero blocks, so whatever the row holds there adds nothing (the last zmm's rows stop at
-; H^1, where a 32-byte row is enough: SGH). Karatsuba products, three per block: LO =
-; a0 b0, HI = a1 b1, MI = (a0 ^ a1)(b0 ^ b1) with the key's HKAR rows, summed over all blocks;
-; then MI ^= LO ^ HI, one Montgomery reduction per lane and a fold of the four lanes (as
-; gcm_wide.inc's GH_W_REDUCE_SB), T = E_K(J0) ^ S. The counter blocks are IV || BE32(c) with
-; c = 2..t+1 (at most 33: only the last byte is nonzero), so a whitened counter block is ZK ^
-; [0 .. 0 c] with ZK = (IV || 0) ^ rk0: one XOR with a constant row per zmm.
+; H^1, where a 32-byte row is enough: SGH). Products summed over all blocks into LO = a0 b0,
+; HI = a1 b1 and MI, then one Montgomery reduction per lane and a fold of the four lanes (as
+; gcm_wide.inc's GH_W_REDUCE_SB), T = E_K(J0) ^ S. small12 (AMD) forms MI by Karatsuba, three
+; products per block: MI = (a0 ^ a1)(b0 ^ b1) with the key's HKAR rows, then MI ^= LO ^ HI;
+; small12p (Intel: SMALL_SB) by schoolbook, four: MI = a0 b1 ^ a1 b0 from the power row alone.
+; On Intel the multiplier issues one product per cycle and Karatsuba's operand (a shuffle and
+; an XOR) costs what its saved product does, while its table rows are one or two more cache
+; lines per call: schoolbook took 2-4% off a 64-byte call and 5-9% off 256-448 bytes with 64
+; keys (docs/perf.md). On Zen 5, one zmm product per two cycles, the saved product counts.
+; The counter blocks are IV || BE32(c) with c = 2..t+1 (at most 33: only the last byte is
+; nonzero), so a whitened counter block is ZK ^ [0 .. 0 c] with ZK = (IV || 0) ^ rk0: one XOR
+; with a constant row per zmm.
 ;
 ; CPU: AVX512F/BW/VL + VAES + VPCLMULQDQ + BMI2 (the `avx512` arch). ABI: System V.
 ;
@@ -63,7 +69,7 @@
 ;   zmm7-10, zmm25-28  D_0..D_7, decrypt: the ciphertext, loaded during the pass (before any
 ;            output)
 ;   zmm11 BSWAP  zmm12-14 LO/MI/HI  zmm15-19 scratch (reflected blocks, power rows, products)
-;   zmm29/30 eight message zmm: message zmm 0's power and Karatsuba rows
+;   zmm29/30 eight message zmm: message zmm 0's power and (small12) Karatsuba rows
 ;   xmm20    the expected tag (decrypt)
 ;   k1 the last message zmm's bytes  k2 the tag's bytes  k3 scratch
 ;   All lengths, pointers and the direction are public. Every vector register the path wrote
@@ -116,8 +122,10 @@ section .text
 ; with zmm bsw; zmm t scratch); encrypt (esi bit 8 clear) stores tag_len bytes of it under k2,
 ; decrypt compares all 16 bytes with xmm20 under k2 without an early exit: eax = 1 when they
 ; differ, else 0
-%macro STAG 6
+%macro STAG 6-7 0
+%if %7 == 0
         vpternlogq zmm%2, zmm%1, zmm%3, 0x96            ; MI ^= LO ^ HI
+%endif
         vpclmulqdq zmm%4, zmm%1, [POLY], 0x00
         vpshufd zmm%1, zmm%1, 0x4e
         vpternlogq zmm%2, zmm%1, zmm%4, 0x96
@@ -150,6 +158,21 @@ section .text
         vpxorq  xmm %+ _c, xmm %+ _c, xmm %+ _c
 %assign _c _c + 1
 %endrep
+%endmacro
+
+; SAL_MUL: [A | L] (ymm15) times [H^(t+2) | H^1] (H^(t+2) in xmm16; its Karatsuba operand
+; in xmm17 without SMALL_SB) into LO/MI/HI (zmm12-14, zero above lane 1); ymm16-18 scratch
+%macro SAL_MUL 0
+%if SMALL_SB
+        vinserti32x4 ymm16, ymm16, [rdi + HPOW(1)], 1
+        vpclmulqdq ymm12, ymm15, ymm16, 0x00            ; LO
+        vpclmulqdq ymm14, ymm15, ymm16, 0x11            ; HI
+        vpclmulqdq ymm13, ymm15, ymm16, 0x01
+        vpclmulqdq ymm18, ymm15, ymm16, 0x10
+        vpxorq  ymm13, ymm13, ymm18                     ; MI
+%else
+        AL_MUL  15, 16, 17, 18, 12, 13, 14
+%endif
 %endmacro
 
 ; SR nz, instruction[, first, j0]: one round (key in zmm6) on message zmm first..first+nz-1
@@ -199,14 +222,16 @@ section .text
 ; SGH i, X: message zmm i's blocks (byte order in X, zero past the message; X kept) times
 ; the row at HPOW(t + 1 - 4i) = rdx + 16 + 64i into LO/MI/HI. Two things matter when the key
 ; is not in the caches (docs/perf.md, "cold keys and the short kernel's power rows"):
-; - The Karatsuba row comes through a load of its own (up to seven message zmm). As the
-;   multiply's memory operand its read behaved as if it waited for X, two misses in a row.
+; - Karatsuba (small12): the Karatsuba row comes through a load of its own (up to seven
+;   message zmm). As the multiply's memory operand its read behaved as if it waited for X,
+;   two misses in a row.
 ;   With eight zmm the separate load cost 3-4.5% of a decrypt with the key in the caches
 ;   (and took 15-40% off a cold one): those keep the memory operand, the hot case first.
 ; - The last zmm's rows are read no further than needed. Its b = t - 4(nz - 1) blocks take
 ;   [H^(b+1) .. H^2] and lane b takes H^1 (times a zero block); for b <= 2 a 64-byte row would
 ;   run past H^1 (into the Karatsuba table, and that one past its end into the key's reserved
-;   bytes): lines nothing else reads, whose misses held up the tag. A 32-byte row (lanes 0-1,
+;   bytes): lines nothing else reads, whose misses held up the tag (measured with small12).
+;   A 32-byte row (lanes 0-1,
 ;   the upper lanes zeroed) covers the b <= 2 blocks. ecx holds the last zmm's bytes (SBODY).
 %macro SGH 2
         vpshufb zmm15, %2, zmm11
@@ -217,17 +242,23 @@ section .text
         cmp     ecx, 32
         ja      %%wide
         vmovdqu64 ymm16, [rdx + 16 + 64 * (%1)]
+%if SMALL_SB == 0
         vmovdqu64 ymm17, [rdx + 16 + 64 * (%1) + KEY_HKAR - KEY_HPOW]
+%endif
         jmp     %%rows
 %%wide:
         vmovdqu64 zmm16, [rdx + 16 + 64 * (%1)]
+%if SMALL_SB == 0
         vmovdqu64 zmm17, [rdx + 16 + 64 * (%1) + KEY_HKAR - KEY_HPOW]
+%endif
 %%rows:
 %define _hrow zmm16
 %define _krow zmm17
 %elif _nz < 8
         vmovdqu64 zmm16, [rdx + 16 + 64 * (%1)]
+%if SMALL_SB == 0
         vmovdqu64 zmm17, [rdx + 16 + 64 * (%1) + KEY_HKAR - KEY_HPOW]
+%endif
 %define _hrow zmm16
 %define _krow zmm17
 %else
@@ -235,6 +266,15 @@ section .text
 %define _hrow zmm16
 %define _krow [rdx + 16 + 64 * (%1) + KEY_HKAR - KEY_HPOW]
 %endif
+%if SMALL_SB
+        vpclmulqdq zmm19, zmm15, _hrow, 0x00
+        vpxorq  zmm12, zmm12, zmm19
+        vpclmulqdq zmm19, zmm15, _hrow, 0x11
+        vpxorq  zmm14, zmm14, zmm19
+        vpclmulqdq zmm19, zmm15, _hrow, 0x01
+        vpclmulqdq zmm18, zmm15, _hrow, 0x10
+        vpternlogq zmm13, zmm18, zmm19, 0x96
+%else
         vpshufd zmm18, zmm15, 0x4e
         vpxorq  zmm18, zmm18, zmm15                     ; a0 ^ a1 in both qwords
         vpclmulqdq zmm19, zmm15, _hrow, 0x00
@@ -243,6 +283,7 @@ section .text
         vpxorq  zmm14, zmm14, zmm19
         vpclmulqdq zmm18, zmm18, _krow, 0x00
         vpxorq  zmm13, zmm13, zmm18
+%endif
 %endmacro
 
 ; SDLOAD i: message zmm i's ciphertext into D_i (the last one under k1)
@@ -286,7 +327,9 @@ section .text
         cmp     r9d, 30 * 16
         ja      %%rows
         vmovdqu64 zmm29, [rdx + 16]
+%if SMALL_SB == 0
         vmovdqu64 zmm30, [rdx + 16 + KEY_HKAR - KEY_HPOW]
+%endif
 %%rows:
 %endif
         mov     ecx, r9d
@@ -449,7 +492,11 @@ mbgcmi_avx512_by32_whole12:
         sub     rdx, rax                                ; HPOW(t + 2)
         cmp     eax, 30 * 16
         ja      .far
-        AL_PRODUCTS 15, 16, 17, 18, 12, 13, 14          ; LO/MI/HI start
+        vmovdqu64 xmm16, [rdx]
+%if SMALL_SB == 0
+        vmovdqu64 xmm17, [rdx + KEY_HKAR - KEY_HPOW]
+%endif
+        SAL_MUL                                         ; LO/MI/HI start
         jmp     .pre_done
 .wide_aad:
         ; 17..64 bytes of AAD, a = ceil(aad_len / 16) blocks A_1..A_a in one zmm (zero past the
@@ -471,6 +518,19 @@ mbgcmi_avx512_by32_whole12:
         vmovdqu64 zmm17, [rdx]
         vpclmulqdq zmm12, zmm15, zmm17, 0x00            ; LO
         vpclmulqdq zmm14, zmm15, zmm17, 0x11            ; HI
+%if SMALL_SB
+        vpclmulqdq zmm13, zmm15, zmm17, 0x01
+        vpclmulqdq zmm19, zmm15, zmm17, 0x10
+        vpxorq  zmm13, zmm13, zmm19                     ; MI
+        vmovdqu64 xmm17, [rdi + HPOW(1)]
+        vpclmulqdq xmm18, xmm16, xmm17, 0x00
+        vpclmulqdq xmm19, xmm16, xmm17, 0x01
+        vpclmulqdq xmm15, xmm16, xmm17, 0x10
+        vpclmulqdq xmm17, xmm16, xmm17, 0x11
+        vpternlogq zmm13, zmm19, zmm15, 0x96            ; (the xmm products are zero above
+        vpxorq  zmm12, zmm12, zmm18                     ; lane 0)
+        vpxorq  zmm14, zmm14, zmm17
+%else
         vpshufd zmm19, zmm15, 0x4e
         vpxorq  zmm19, zmm19, zmm15                     ; a0 ^ a1 in both qwords
         vpclmulqdq zmm13, zmm19, [rdx + KEY_HKAR - KEY_HPOW], 0x00 ; MI (Karatsuba)
@@ -483,6 +543,7 @@ mbgcmi_avx512_by32_whole12:
         vpxorq  zmm12, zmm12, zmm18                     ; (the xmm products are zero above
         vpxorq  zmm14, zmm14, zmm17                     ; lane 0)
         vpxorq  zmm13, zmm13, zmm19
+%endif
         lea     rdx, [rdi + KEY_HPOW + 30 * 16]
         sub     rdx, rax                                ; HPOW(t + 2)
         jmp     .pre_done
@@ -504,22 +565,28 @@ mbgcmi_avx512_by32_whole12:
         vpclmulqdq ymm19, ymm13, [POLY], 0x00
         vpshufd ymm13, ymm13, 0x4e
         vpternlogq ymm14, ymm13, ymm19, 0x96            ; [H^33 | H^34]
+        vmovdqu64 zmm29, [rdx + 16]                     ; message zmm 0's rows, HPOW(t + 1)
+%if SMALL_SB == 0
         vpshufd ymm19, ymm14, 0x4e
         vpxorq  ymm19, ymm19, ymm14                     ; their Karatsuba operands
-        vmovdqu64 zmm29, [rdx + 16]                     ; message zmm 0's rows, HPOW(t + 1)
         vmovdqu64 zmm30, [rdx + 16 + KEY_HKAR - KEY_HPOW]
+%endif
         cmp     eax, 31 * 16
         je      .far31
         vinserti32x4 zmm29, zmm29, xmm14, 0             ; t = 32: C_1 takes H^33
-        vinserti32x4 zmm30, zmm30, xmm19, 0
         vextracti32x4 xmm16, ymm14, 1                   ; A takes H^34
+%if SMALL_SB == 0
+        vinserti32x4 zmm30, zmm30, xmm19, 0
         vextracti32x4 xmm17, ymm19, 1
+%endif
         jmp     .far_a
 .far31:
         vmovdqa64 xmm16, xmm14                          ; A takes H^33
+%if SMALL_SB == 0
         vmovdqa64 xmm17, xmm19
+%endif
 .far_a:
-        AL_MUL  15, 16, 17, 18, 12, 13, 14
+        SAL_MUL
 .pre_done:
         ; nz = ceil(len / 64) message zmm
         lea     ecx, [r9 + 63]
@@ -557,7 +624,7 @@ mbgcmi_avx512_by32_whole12:
         mov     eax, [rdi + KEY_ROUNDS]
         SROUNDS 0
 .final:
-        STAG    12, 13, 14, 15, 11, 4
+        STAG    12, 13, 14, 15, 11, 4, SMALL_SB
         ; clear what this path wrote: zmm21-30 only beyond four message zmm (M_4..M_7, D_4..D_7,
         ; the eight-zmm and t = 31, 32 rows), zmm7-10 only decrypting; zmm11 is BSWAP
         cmp     r9, 4 * 64
@@ -580,21 +647,23 @@ mbgcmi_avx512_by32_whole12:
 global mbgcmi_avx512_small12:function hidden
 mbgcmi_avx512_small12:
 %assign SMALL_SPLIT 0
+%assign SMALL_SB 0
         SMALL12_FN
 
 global mbgcmi_avx512_small12p:function hidden
 mbgcmi_avx512_small12p:
 %assign SMALL_SPLIT 1
+%assign SMALL_SB 1
         SMALL12_FN
 
 
-; TPRODUCTS: X (zmm2) times [H^4 .. H^1] (zmm7; Karatsuba row HKAR(4)) into LO/MI/HI (zmm8-10)
+; TPRODUCTS: X (zmm2) times [H^4 .. H^1] (zmm7) into LO/MI/HI (zmm8-10), schoolbook (as small12p)
 %macro TPRODUCTS 0
         vpclmulqdq zmm8, zmm2, zmm7, 0x00
         vpclmulqdq zmm10, zmm2, zmm7, 0x11
-        vpshufd zmm6, zmm2, 0x4e
-        vpxorq  zmm6, zmm6, zmm2                        ; x.lo ^ x.hi in both qwords
-        vpclmulqdq zmm9, zmm6, [rdi + HKAR(4)], 0x00
+        vpclmulqdq zmm9, zmm2, zmm7, 0x01
+        vpclmulqdq zmm6, zmm2, zmm7, 0x10
+        vpxorq  zmm9, zmm9, zmm6
 %endmacro
 
 ; TROUNDS: rounds 1..rounds (eax = 10, 12 or 14) on ymm0 (the whitening is in the counter row)
@@ -627,9 +696,10 @@ mbgcmi_avx512_small12p:
 ;   wipe, branches for lengths it cannot have, every vector register to clear), so this entry
 ;   has none of it: about half the instructions of the general short paths.
 ;   The math, as above with t = 1: GHASH = A H^3 ^ C H^2 ^ L H, one zmm X = [0 | A | C | L]
-;   times the key's 64-byte rows at HPOW(4) = [H^4 | H^3 | H^2 | H^1] and HKAR(4) (lane 0's
-;   zero block takes H^4 and adds nothing; both rows are one cache line each, nothing past them
-;   is read). One AES chain in ymm, [CB | J0] (CB = IV || BE32(2)): the key stream in xmm0.
+;   times the key's 64-byte row at HPOW(4) = [H^4 | H^3 | H^2 | H^1], four products per block
+;   (lane 0's zero block takes H^4 and adds nothing; the row is one cache line, nothing past it
+;   is read; schoolbook, as small12p: 0-3% less time than Karatsuba with its HKAR(4) row).
+;   One AES chain in ymm, [CB | J0] (CB = IV || BE32(2)): the key stream in xmm0.
 ;   Message, AAD and tag are read and written as 16-byte byte-masked xmm operands at their own
 ;   addresses (a first version read and wrote the message in lane 2 of a zmm at in - 32 and
 ;   out - 32 to save a lane insert: those 64-byte masked accesses cross cache lines and, by the
@@ -711,7 +781,7 @@ mbgcmi_avx512_small12p:
 %endif
 %%final:
         vextracti32x4 xmm4, ymm0, 1                     ; E_K(J0) (L is hashed)
-        STAG    8, 9, 10, 6, 5, 4
+        STAG    8, 9, 10, 6, 5, 4, 1
         SCLEAR  0, 4
         SCLEAR  6, 10
         SCLEAR  20, 20
