@@ -35,8 +35,10 @@
 ;   unrelated jobs, so there is no cross-lane fold.
 ;   T = E_K(J0) ^ S, written under the tag-length mask or compared over the tag bytes.
 ; Rows of four keys (round keys, powers) come from four 16-byte reads joined as two ymm halves
-; (GATHER4); the Karatsuba operand of a power row is computed
-; (pshufd + xor) rather than loaded. Message rows come in the same way, every row of a group
+; (GATHER4). The products are schoolbook, four per block from the power row alone: the
+; Karatsuba form's operands (a shuffle and an XOR for the X row and for the power row) cost
+; more than the product they save (2-4% of a one-key burst at 16-112 bytes on the Intel Xeon
+; guest, docs/perf.md). Message rows come in the same way, every row of a group
 ; before any of its stores (an in-place job's loads must not wait behind its own stores), and
 ; leave through xmm and VEXTRACTI32X4 stores (byte-masked xmm stores for a partial last block).
 ;
@@ -61,7 +63,7 @@
 ;               values: lengths, pointers, shapes, masks; no secret ever sits in a GPR)
 ;   rax, rcx, rdx  scratch
 ;   zmm0..8     B0..Bn of the current group: J0, counters -> E_K(J0), key stream -> output
-;   zmm9        KR: round-key row           zmm10, zmm11  PW, PK: power row, its Karatsuba op.
+;   zmm9        KR: round-key row           zmm10, zmm11  PW, PK: power row, scratch
 ;   zmm12       TT: GHASH scratch           zmm13  DD: mask scratch, round-key row halves
 ;   zmm14       scratch (shapes, inserts, data row halves)  zmm15  BSW: byte-reflection control
 ;   zmm16..25   X rows of the previous group: A, C1..Cn, L (then of the current group)
@@ -216,34 +218,30 @@ section .text
 %assign G_STEPS G_LAST - G_FIRST + 1 + G_RED
 %endmacro
 
-; GH_STEP k: X row k times its power into LO/MI/HI (Karatsuba: MI = (x.lo ^ x.hi)(h.lo ^ h.hi));
+; GH_STEP k: X row k times its power into LO/MI/HI (schoolbook: MI = x.lo h.hi ^ x.hi h.lo);
 ; k = G_LAST + 1: the reduction, leaving S (V form) in GHI
 %macro GH_STEP 1
 %assign _k (%1)
 %if _k <= G_LAST
 %assign _x 16 + _k
-        PREVROW 10, HPOW(G_PBASE - _k)                  ; PW (PK clobbered, set next)
-        vpshufd PK, PW, 0x4e
-        vpxorq  PK, PK, PW                              ; h.lo ^ h.hi in both qwords
+        PREVROW 10, HPOW(G_PBASE - _k)                  ; PW (PK clobbered)
 %if _k == G_FIRST && G_INIT
         vpclmulqdq GLO, zmm %+ _x, PW, 0x00
         vpclmulqdq GHI, zmm %+ _x, PW, 0x11
-        vpshufd TT, zmm %+ _x, 0x4e
-        vpxorq  TT, TT, zmm %+ _x
-        vpclmulqdq GMI, TT, PK, 0x00
+        vpclmulqdq GMI, zmm %+ _x, PW, 0x01
+        vpclmulqdq TT, zmm %+ _x, PW, 0x10
+        vpxorq  GMI, GMI, TT
 %else
         vpclmulqdq TT, zmm %+ _x, PW, 0x00
         vpxorq  GLO, GLO, TT
         vpclmulqdq TT, zmm %+ _x, PW, 0x11
         vpxorq  GHI, GHI, TT
-        vpshufd TT, zmm %+ _x, 0x4e
-        vpxorq  TT, TT, zmm %+ _x
-        vpclmulqdq TT, TT, PK, 0x00
-        vpxorq  GMI, GMI, TT
+        vpclmulqdq TT, zmm %+ _x, PW, 0x01
+        vpclmulqdq PK, zmm %+ _x, PW, 0x10
+        vpternlogq GMI, TT, PK, 0x96
 %endif
 %elif G_RED
         vmovdqa64 PW, [POLY]
-        vpternlogq GMI, GLO, GHI, 0x96                  ; MI ^= LO ^ HI
         vpclmulqdq TT, GLO, PW, 0x00                    ; fold LO into MI
         vpshufd GLO, GLO, 0x4e
         vpternlogq GMI, GLO, TT, 0x96
