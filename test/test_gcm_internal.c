@@ -23,7 +23,7 @@
  *     the hash-key power kernels (portable, xmm, ymm, zmm) against each other on edge and
  *     random H: the same bytes, nothing written outside hpow/hkar;
  *   - the short-message kernels (mbgcmi_avx512_small12 and its split-pass twin small12p at
- *     every length 0..512, the avx2 arch's whole12 entries with short paths of 768 and 1024
+ *     every length 0..512, small12p also in two halves at 513..1024, the avx2 arch's whole12 entries with short paths of 768 and 1024
  *     bytes at every length 0..1040)
  *     and the by32 kernel's whole12 at every length 0..1552 (every tail pass) against OpenSSL,
  *     whatever lengths the one-shot routing sends them;
@@ -866,7 +866,8 @@ static void hpowers_kernels(void **state)
 /* ---- the short-message kernels ------------------------------------------------------------ */
 /* The whole12 kernels with a short path, called directly (whatever lengths the one-shot routing
    gives them): mbgcmi_avx512_small12 and _small12p (one pass, up to three passes) for every
-   message length 0..512, mbgcmi_avx512_tiny12 for every length 1..16 and _tiny12g (GMAC) with
+   message length 0..512 (small12p also 513..1024: two halves), mbgcmi_avx512_tiny12 for every
+   length 1..16 and _tiny12g (GMAC) with
    every AAD length 0..16 (six keys and tag lengths each), mbgcmi_avx2_gcm12 (short path up to 1024
    bytes) for every length 0..1040 (both sides of the limit), and mbgcmi_avx512_by32_gcm12 for
    every length 0..1552 (every tail size, 1..511 bytes: one to eight zmm in its pass, with no whole
@@ -895,6 +896,8 @@ static void whole12_all_lengths(void **state)
     } entry[] = {
         {"avx512 small12", "avx512", mbgcmi_avx512_small12, 0, 512, 2},
         {"avx512 small12p", "avx512", mbgcmi_avx512_small12p, 0, 512, 2},
+        /* small12p's two halves (33..64 blocks, AAD of at most 16 bytes) */
+        {"avx512 small12p halves", "avx512", mbgcmi_avx512_small12p, 513, 1024, 0},
         {"avx512 tiny12", "avx512", mbgcmi_avx512_tiny12, 1, 16, 0},
         {"avx512 tiny12g", "avx512", mbgcmi_avx512_tiny12g, 0, 0, 0},
         /* the variants' whole12 dispatchers: every route (small12 to its limits, the avx2

@@ -1,7 +1,8 @@
 ; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_small_avx512.asm — one short message with a 12-byte IV in one pass of zmm: the `avx512`
 ; arch's one-shot path for messages of at most 512 bytes with at most 16 bytes of AAD, and for
-; shorter ones with 17..64 bytes of AAD (arch_avx512.c decides which variant sends which
+; shorter ones with 17..64 bytes of AAD; small12p also takes 513..1024 bytes with at most 16
+; bytes of AAD, in two halves (.chunk below) (arch_avx512.c decides which variant sends which
 ; lengths here; docs/perf.md has the measurements).
 ;
 ; Why a kernel of its own: one such message is bound by latency, not by the ports. Its key
@@ -55,7 +56,8 @@
 ; int mbgcmi_avx512_small12p(...the same...)
 ;   As struct mbgcmi_gcm_ops.whole12 (core/gcm.h) for len <= 512 and aad_len <= 16, or
 ;   aad_len <= 64 with ceil(len / 16) + ceil(aad_len / 16) <= 31 (the caller's routing
-;   guarantees it; .wide_aad below): encrypt writes the output and tag_len bytes of tag,
+;   guarantees it; .wide_aad below); small12p also for 513 <= len <= 1024 with aad_len <= 16:
+;   encrypt writes the output and tag_len bytes of tag,
 ;   returns 0; decrypt reads the expected tag before writing anything (it may lie in out),
 ;   writes the output, compares tag_len bytes without an early exit and returns 1 when they
 ;   differ (the caller zeroes out), else 0. in == out allowed.
@@ -71,6 +73,9 @@
 ;   zmm11 BSWAP  zmm12-14 LO/MI/HI  zmm15-19 scratch (reflected blocks, power rows, products)
 ;   zmm29/30 eight message zmm: message zmm 0's power and (small12) Karatsuba rows
 ;   xmm20    the expected tag (decrypt)
+;   two halves (small12p, 33..64 blocks): rdx HPOW(33) in the first half; xmm30 L; zmm29 the
+;            second half's first row for t2 = 31, 32 (lane 0 H^33 for t2 = 32); zmm31 SFIX
+;            (zero in every other call: SBODY 8 XORs it into counter row 7); esi bit 9 set
 ;   k1 the last message zmm's bytes  k2 the tag's bytes  k3 scratch
 ;   All lengths, pointers and the direction are public. Every vector register the path wrote
 ;   is cleared before returning (the set follows from len and the direction); no stack slot
@@ -83,6 +88,7 @@ section .rodata
 %include "consts.inc"
 ; SCTR: the whitening-free part of counter blocks 2..33: byte 15 of lane l of row r is
 ; 2 + 4r + l (everything else zero); SJ0 the same for J0 (counter 1)
+align 64
 SCTR:
 %assign _r 0
 %rep 8
@@ -94,6 +100,15 @@ SCTR:
 %assign _r _r + 1
 %endrep
 SJ0:            dd 0, 0, 0, 1 << 24
+align 64
+; SC32: byte 15 of every lane 32, XORed into ZK for a long message's second half (counters
+; 34..65 are SCTR's 2..33 plus 32: an XOR of 32 for 2..31); SFIX: the two that are not
+; (row 7, lanes 2 and 3: 32 and 33 XOR 32 give 0 and 1, want 64 and 65: XOR 64)
+SC32:
+%rep 4
+                dd 0, 0, 0, 32 << 24
+%endrep
+SFIX:           dd 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 64 << 24, 0, 0, 0, 64 << 24
 ; TCTR: mbgcmi_avx512_tiny12's counter row, [counter 2 | J0] past the IV
 TCTR:           dd 0, 0, 0, 2 << 24, 0, 0, 0, 1 << 24
 
@@ -122,8 +137,9 @@ section .text
 ; with zmm bsw; zmm t scratch); encrypt (esi bit 8 clear) stores tag_len bytes of it under k2,
 ; decrypt compares all 16 bytes with xmm20 under k2 without an early exit: eax = 1 when they
 ; differ, else 0
-%macro STAG 6-7 0
-%if %7 == 0
+; SREDUCE lo, mi, hi, t[, sb]: S (V form, xmm hi) from LO/MI/HI as STAG below
+%macro SREDUCE 4-5 0
+%if %5 == 0
         vpternlogq zmm%2, zmm%1, zmm%3, 0x96            ; MI ^= LO ^ HI
 %endif
         vpclmulqdq zmm%4, zmm%1, [POLY], 0x00
@@ -136,6 +152,9 @@ section .text
         vpxorq  ymm%3, ymm%3, ymm%4
         vextracti32x4 xmm%4, ymm%3, 1
         vpxorq  xmm%3, xmm%3, xmm%4                     ; S, V form
+%endmacro
+%macro STAG 6-7 0
+        SREDUCE %1, %2, %3, %4, %7
         vpshufb xmm%3, xmm%3, xmm%5
         vpxorq  xmm%3, xmm%3, xmm%6                     ; T = E_K(J0) ^ S
         xor     eax, eax
@@ -150,6 +169,8 @@ section .text
         setnz   al                                      ; 1: the tag failed
 %%out:
 %endmacro
+
+%assign _c1 0                   ; 1 inside CBODY1 (a long message's first half)
 
 ; SCLEAR a, b: zero zmm a..b (the EVEX form of an xmm XOR clears the whole zmm)
 %macro SCLEAR 2
@@ -235,7 +256,10 @@ section .text
 ;   the upper lanes zeroed) covers the b <= 2 blocks. ecx holds the last zmm's bytes (SBODY).
 %macro SGH 2
         vpshufb zmm15, %2, zmm11
-%if (%1) == 0 && _nz == 8
+%if _c1
+        vmovdqu64 zmm16, [rdx + 16 + 64 * (%1)]
+%define _hrow zmm16
+%elif (%1) == 0 && _nz == 8
 %define _hrow zmm29
 %define _krow zmm30
 %elif (%1) == _nz - 1
@@ -288,7 +312,7 @@ section .text
 
 ; SDLOAD i: message zmm i's ciphertext into D_i (the last one under k1)
 %macro SDLOAD 1
-%if (%1) < _nz - 1
+%if (%1) < _nz - 1 || _c1
         vmovdqu64 D_ %+ %1, [r8 + 64 * (%1)]
 %else
         vmovdqu8 D_ %+ %1{k1}{z}, [r8 + 64 * (%1)]
@@ -300,7 +324,7 @@ section .text
 %macro SENC_OUT 2
 %assign _i %1
 %rep (%2) - (%1)
-%if _i < _nz - 1
+%if _i < _nz - 1 || _c1
         vpxorq  M_ %+ _i, M_ %+ _i, [r8 + 64 * _i]
         vmovdqu64 [r10 + 64 * _i], M_ %+ _i
 %else
@@ -339,7 +363,12 @@ section .text
         kmovq   k1, rax
 %assign _i 0
 %rep _nz
+%if SMALL_SB && _i == 7
+        vmovdqa64 M_7, [SCTR + 64 * 7]                  ; (a long message's second half:
+        vpternlogq M_7, zmm5, zmm31, 0x96               ; SFIX in zmm31, else zero)
+%else
         vpxorq  M_ %+ _i, zmm5, [SCTR + 64 * _i]        ; whitened counter blocks
+%endif
 %assign _i _i + 1
 %endrep
         mov     eax, [rdi + KEY_ROUNDS]
@@ -379,13 +408,51 @@ section .text
         jmp     .final
 %endmacro
 
+; CBODY1: the first half of a message of 33..64 blocks (small12p only): blocks 1..32 in all
+; eight message zmm, counters 2..33 (SCTR), no mask, no J0; encrypt in three passes (3, 3, 2
+; zmm), decrypt in one pass with the ciphertext loaded and hashed between the rounds, as
+; SBODY; each zmm's products (SGH, _c1: the rows at rdx + 16 + 64i, rdx = HPOW(33)) into
+; LO/MI/HI, which the caller reduces to S1
+%macro CBODY1 0
+%assign _nz 8
+%assign _c1 1
+%assign _i 0
+%rep 8
+        vpxorq  M_ %+ _i, zmm5, [SCTR + 64 * _i]        ; whitened counter blocks
+%assign _i _i + 1
+%endrep
+        mov     eax, [rdi + KEY_ROUNDS]
+        test    esi, 0x100
+        jz      %%pass
+        SROUNDS 8, 1, 0, 0
+%assign _i 0
+%rep 8
+        vpxorq  M_ %+ _i, M_ %+ _i, D_ %+ _i
+        vmovdqu64 [r10 + 64 * _i], M_ %+ _i
+%assign _i _i + 1
+%endrep
+        jmp     %%done
+%%pass:
+        SROUNDS 3, 0, 0, 0
+        SENC_OUT 0, 3
+        mov     eax, [rdi + KEY_ROUNDS]
+        SROUNDS 3, 0, 3, 0
+        SENC_OUT 3, 6
+        mov     eax, [rdi + KEY_ROUNDS]
+        SROUNDS 2, 0, 6, 0
+        SENC_OUT 6, 8
+%%done:
+%assign _c1 0
+%endmacro
+
 ; int mbgcmi_avx512_by16_whole12(...as mbgcmi_avx512_small12...)
 ;   The by16 variant's whole12 (struct mbgcmi_gcm_ops.whole12, arch_avx512.c): a dispatch on
 ;   the public lengths, then a tail jump, no frame. To mbgcmi_avx512_tiny12: messages of
 ;   1..16 bytes with at most 16 bytes of AAD (GMAC calls, len 0, with at most 16 bytes of AAD
-;   to mbgcmi_avx512_tiny12g); to mbgcmi_avx512_small12p: messages of 17..BY16_SMALL_MAX
-;   bytes with at most 16 bytes of AAD, or with 17..64 bytes of AAD while len + aad_len <= 464
-;   (the key's 32 powers), and GMAC calls with 17..64 bytes of AAD; other messages of at most
+;   to mbgcmi_avx512_tiny12g); to mbgcmi_avx512_small12p: messages of 17..BY16_HALVES_MAX
+;   bytes with at most 16 bytes of AAD (from 513 bytes in two halves), or with 17..64 bytes of
+;   AAD while len + aad_len <= 464 (the key's 32 powers), and GMAC calls with 17..64 bytes of
+;   AAD; other messages of at most
 ;   144 bytes with at most 64 bytes of AAD to the avx2 arch's short path (mbgcmi_avx2_gcm12:
 ;   one ymm pass); the rest to mbgcmi_avx512_gcm12 (by16). The thresholds were measured on
 ;   the Intel Xeon guest (arch_avx512.c, docs/perf.md). As a C function with a sibling call (the compiler saved two
@@ -393,6 +460,7 @@ section .text
 ;   of a one-shot call of at most 64 bytes there.
 ;   Register use: rax (len + aad_len): public.
 %define BY16_SMALL_MAX 512
+%define BY16_HALVES_MAX 1024
 extern mbgcmi_avx2_gcm12
 extern mbgcmi_avx512_gcm12
 global mbgcmi_avx512_by16_whole12:function hidden
@@ -408,7 +476,7 @@ mbgcmi_avx512_by16_whole12:
         jmp     .w_other
 .w_long:
         cmp     r9, BY16_SMALL_MAX
-        ja      .w_other
+        ja      .w_chunk
         cmp     rcx, 16
         jbe     mbgcmi_avx512_small12p
         cmp     rcx, 64                                 ; 17..64 bytes of AAD: within the
@@ -422,6 +490,12 @@ mbgcmi_avx512_by16_whole12:
         jbe     mbgcmi_avx512_tiny12g                   ; else the AAD and L in one reduction
         cmp     rcx, 64
         jbe     mbgcmi_avx512_small12p
+.w_chunk:
+        cmp     r9, BY16_HALVES_MAX                      ; 513..1024 bytes with at most 16 bytes
+        ja      .w_by16                                 ; of AAD: small12p in two halves
+        cmp     rcx, 16
+        jbe     mbgcmi_avx512_small12p
+        jmp     .w_by16
 .w_other:
         cmp     r9, 144
         ja      .w_by16
@@ -474,6 +548,9 @@ mbgcmi_avx512_by32_whole12:
         vpxorq  xmm4, xmm5, [SJ0]                       ; J0, whitened
         ; [A | L] times [H^(t+2) | H^1] starts LO/MI/HI
         vmovdqa64 zmm11, [BSWAP]
+%if SMALL_SB
+        vpxorq  xmm31, xmm31, xmm31                     ; (SFIX only for a long message)
+%endif
         lea     rax, [r9 * 8]
         vmovq   xmm16, rax
         lea     rax, [rcx * 8]
@@ -490,6 +567,10 @@ mbgcmi_avx512_by32_whole12:
         and     eax, -16                                ; 16 t
         lea     rdx, [rdi + KEY_HPOW + 30 * 16]
         sub     rdx, rax                                ; HPOW(t + 2)
+%if SMALL_SB
+        cmp     eax, 32 * 16
+        ja      .chunk
+%endif
         cmp     eax, 30 * 16
         ja      .far
         vmovdqu64 xmm16, [rdx]
@@ -587,6 +668,66 @@ mbgcmi_avx512_by32_whole12:
 %endif
 .far_a:
         SAL_MUL
+%if SMALL_SB
+        jmp     .pre_done
+.chunk:
+        ; t = 33..64 (513..1024 bytes; small12p only): two halves. S1 = GHASH(A, C_1..C_32) =
+        ; A H^33 ^ C_1 H^32 ^ .. ^ C_32 H^1 (CBODY1, reduced), then the second half as a
+        ; message of t2 = t - 32 blocks whose first block is S1 (by H^(t2+1)), not A: GHASH =
+        ; S1 H^(t-31) ^ C_33 H^(t2+1) ^ .. ^ C_t H^2 ^ L H. H^33 = H^32 H^1 is made here (A
+        ; takes it; for t = 64 also S1 and C_33); the second half's counters 34..65 are ZK ^
+        ; SC32 ^ SCTR (SFIX in zmm31 for the last two). esi bit 9 marks the call (the clear).
+        or      esi, 0x200
+        vmovdqa64 xmm30, xmm16                          ; L, for the second half
+        vmovdqu64 xmm16, [rdi + HPOW(32)]
+        vmovdqu64 xmm17, [rdi + HPOW(1)]
+        vpclmulqdq xmm12, xmm16, xmm17, 0x00
+        vpclmulqdq xmm14, xmm16, xmm17, 0x11
+        vpclmulqdq xmm13, xmm16, xmm17, 0x01
+        vpclmulqdq xmm19, xmm16, xmm17, 0x10
+        vpxorq  xmm13, xmm13, xmm19
+        vpclmulqdq xmm19, xmm12, [POLY], 0x00
+        vpshufd xmm12, xmm12, 0x4e
+        vpternlogq xmm13, xmm12, xmm19, 0x96
+        vpclmulqdq xmm19, xmm13, [POLY], 0x00
+        vpshufd xmm13, xmm13, 0x4e
+        vpternlogq xmm14, xmm13, xmm19, 0x96            ; H^33
+        cmp     eax, 62 * 16
+        jbe     .c_rows
+        ; t2 = 31, 32: the second half's first zmm takes the row at HPOW(t2 + 1) from zmm29
+        ; (SBODY 8 does not load it for t2 > 30); for t2 = 32 its lane 0 is H^33
+        lea     rdx, [rdi + KEY_HPOW + 63 * 16]
+        sub     rdx, rax
+        vmovdqu64 zmm29, [rdx]                          ; HPOW(t2 + 1) = HPOW(t - 31)
+        cmp     eax, 64 * 16
+        jne     .c_rows
+        vinserti32x4 zmm29, zmm29, xmm14, 0
+.c_rows:
+        vpclmulqdq xmm12, xmm15, xmm14, 0x00            ; A H^33 starts LO/MI/HI
+        vpclmulqdq xmm13, xmm15, xmm14, 0x01
+        vpclmulqdq xmm19, xmm15, xmm14, 0x10
+        vpclmulqdq xmm14, xmm15, xmm14, 0x11
+        vpxorq  xmm13, xmm13, xmm19
+        vmovdqa64 zmm31, [SFIX]
+        lea     rdx, [rdi + KEY_HPOW - 16]              ; HPOW(33): rows HPOW(32 - 4i)
+        CBODY1
+        SREDUCE 12, 13, 14, 15, 1                       ; S1 (V form) in xmm14
+        add     r8, 512
+        add     r10, 512
+        sub     r9, 512                                 ; the second half: t2 blocks
+        lea     eax, [r9 + 15]
+        and     eax, -16                                ; 16 t2
+        lea     rdx, [rdi + KEY_HPOW + 30 * 16]
+        sub     rdx, rax                                ; HPOW(t2 + 2)
+        vinserti32x4 ymm15, ymm14, xmm30, 1             ; [S1 | L]
+        vmovdqa64 xmm16, xmm29                          ; H^(t2 + 1) for t2 = 31, 32 ...
+        cmp     eax, 30 * 16
+        ja      .c_mul
+        vmovdqu64 xmm16, [rdx + 16]                     ; ... else from the key
+.c_mul:
+        SAL_MUL                                         ; LO/MI/HI start
+        vpxorq  zmm5, zmm5, [SC32]                      ; counters 34..65
+%endif
 .pre_done:
         ; nz = ceil(len / 64) message zmm
         lea     ecx, [r9 + 63]
@@ -627,8 +768,16 @@ mbgcmi_avx512_by32_whole12:
         STAG    12, 13, 14, 15, 11, 4, SMALL_SB
         ; clear what this path wrote: zmm21-30 only beyond four message zmm (M_4..M_7, D_4..D_7,
         ; the eight-zmm and t = 31, 32 rows), zmm7-10 only decrypting; zmm11 is BSWAP
+%if SMALL_SB
+        test    esi, 0x200                              ; a long message: zmm21-31 too
+        jz      .clear_short
+        SCLEAR  31, 31
+        jmp     .clear_long
+.clear_short:
+%endif
         cmp     r9, 4 * 64
         jbe     .clear_dec
+.clear_long:
         SCLEAR  21, 30
 .clear_dec:
         test    esi, 0x100
