@@ -46,16 +46,19 @@
    waiting for the group's pass). Decrypting it stays ahead to 512 bytes (18% at 320, 5-8% at 512),
    where it hashes its input during the AES pass. GMAC calls (no message) with up to 64 bytes of
    AAD go there too: 4-10% less time than the avx2 short path with no AAD, 7-17% at 8-16 bytes,
-   12-25% at 32-64. Messages of 513..BY16_HALVES_MAX bytes with at most 16 bytes of AAD take
-   small12p too, in two halves (the first 32 blocks hashed and reduced under the second half's
-   rounds): 4-13% less time than by16's kernel at 528-1024 bytes, one-shot and in the ring
-   (docs/perf.md, "Intel Xeon guest, seventh stop"). Lengths are public. The choice is made in
-   asm (gcm_small_avx512.asm, mbgcmi_avx512_by16_whole12, whose BY16_SMALL_MAX and
-   BY16_HALVES_MAX must equal BY16_SMALL_MAX and BY16_HALVES_MAX below): as a C function it
-   took 1-5% of a call of at most 64 bytes. */
+   12-25% at 32-64. Longer messages with at most 16 bytes of AAD take small12p too, in chunks
+   of 32 blocks (each chunk's GHASH reduced under the next chunk's rounds): encrypts of
+   513..BY16_CHUNKS_ENC_MAX bytes (4-13% less time than by16's kernel at 528-1024 bytes,
+   one-shot and in the ring; at 1100-2048 bytes AES-128 encrypts were 1-6% slower, AES-256
+   level) and decrypts of 513..BY16_CHUNKS_MAX bytes (at 1100-2048 another 4-8% less). Lengths
+   and the direction are public (docs/perf.md, "Intel Xeon guest, seventh stop"). The choice is
+   made in asm (gcm_small_avx512.asm, mbgcmi_avx512_by16_whole12, whose BY16_SMALL_MAX,
+   BY16_CHUNKS_ENC_MAX and BY16_CHUNKS_MAX must equal the ones below): as a C function it took
+   1-5% of a call of at most 64 bytes. */
 #define SMALL12_AAD_MAX 64 /* (over 16 bytes the short path hashes the first blocks at entry) */
 #define BY16_SMALL_MAX 512
-#define BY16_HALVES_MAX 1024
+#define BY16_CHUNKS_MAX 2048
+#define BY16_CHUNKS_ENC_MAX 1024
 /* The by32 variant's whole12: up to 512 bytes with at most 16 bytes of AAD, or with wide AAD
    as above, through the short-message zmm kernel (one pass, nothing on the stack), the rest
    through by32 (the by32h variant shares it). On the
@@ -72,13 +75,13 @@
    three more jobs, no gather of four keys' rows), and with 64 keys it took 7-26% off the
    ring's time at 16-144 bytes; with one key for all jobs 1-16% at most points, level or up
    to 5% slower at a few (AES-128 encrypts of 16 bytes, AES-256 encrypts of 96). Up to the
-   lengths above whole12 is the short-message kernel; in a burst too, up to BY16_HALVES_MAX
-   bytes: against by16's pipelined call decrypts of 513-1024 bytes 8-13% less time, encrypts of
-   480 bytes 5-8%, of 528-1024 level (with schoolbook products and the two halves; before, the
+   lengths above whole12 is the short-message kernel; in a burst too: against by16's pipelined
+   call decrypts of 513-1024 bytes took 8-13% less time, of 1100-2048 2-7%, encrypts of 480
+   bytes 5-8%, of 528-1024 level (with schoolbook products and the chunks; before, the
    pipelined call took encrypts from 465 bytes and decrypts from 513). Longer burst jobs wait
-   for the pipelined call. GMAC jobs run at once through whole12 too, since by16's kernel hashes the length block
-   with the AAD's last blocks when there is no message (AAD of 300 bytes 14-16% less time than
-   in the pipelined call, 600-1024 bytes 5%, 2048 level). */
+   for the pipelined call. GMAC jobs run at once through whole12 too, since by16's kernel
+   hashes the length block with the AAD's last blocks when there is no message (AAD of 300
+   bytes 14-16% less time than in the pipelined call, 600-1024 bytes 5%, 2048 level). */
 #ifndef BY16_SHORT_MSG_BELOW
 #define BY16_SHORT_MSG_BELOW 1
 #endif
@@ -112,8 +115,8 @@ static const struct mbgcmi_gcm_ops ops = {
     .whole = mbgcmi_avx512_gcm,
     .whole12 = mbgcmi_avx512_by16_whole12,
     .jobs12 = mbgcmi_avx512_gcm12_jobs,
-    .jobs12_enc_from = BY16_HALVES_MAX + 1,
-    .jobs12_dec_from = BY16_HALVES_MAX + 1,
+    .jobs12_enc_from = BY16_CHUNKS_ENC_MAX + 1,
+    .jobs12_dec_from = BY16_CHUNKS_MAX + 1,
     .jobs12_gmac = 0,
     .jobs12_enc_below = SIZE_MAX,
     .jobs12_dec_below = SIZE_MAX,

@@ -1,9 +1,9 @@
 ; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_small_avx512.asm — one short message with a 12-byte IV in one pass of zmm: the `avx512`
 ; arch's one-shot path for messages of at most 512 bytes with at most 16 bytes of AAD, and for
-; shorter ones with 17..64 bytes of AAD; small12p also takes 513..1024 bytes with at most 16
-; bytes of AAD, in two halves (.chunk below) (arch_avx512.c decides which variant sends which
-; lengths here; docs/perf.md has the measurements).
+; shorter ones with 17..64 bytes of AAD; small12p also takes 513..2048 bytes with at most 16
+; bytes of AAD in chunks of 32 blocks (.chunk below). arch_avx512.c decides which variant sends
+; which lengths here; docs/perf.md has the measurements.
 ;
 ; Why a kernel of its own: one such message is bound by latency, not by the ports. Its key
 ; stream is one AES pass over at most eight zmm of counter blocks and E_K(J0), each chain one
@@ -56,7 +56,7 @@
 ; int mbgcmi_avx512_small12p(...the same...)
 ;   As struct mbgcmi_gcm_ops.whole12 (core/gcm.h) for len <= 512 and aad_len <= 16, or
 ;   aad_len <= 64 with ceil(len / 16) + ceil(aad_len / 16) <= 31 (the caller's routing
-;   guarantees it; .wide_aad below); small12p also for 513 <= len <= 1024 with aad_len <= 16:
+;   guarantees it; .wide_aad below); small12p also for 513 <= len <= 2048 with aad_len <= 16:
 ;   encrypt writes the output and tag_len bytes of tag,
 ;   returns 0; decrypt reads the expected tag before writing anything (it may lie in out),
 ;   writes the output, compares tag_len bytes without an early exit and returns 1 when they
@@ -73,9 +73,10 @@
 ;   zmm11 BSWAP  zmm12-14 LO/MI/HI  zmm15-19 scratch (reflected blocks, power rows, products)
 ;   zmm29/30 eight message zmm: message zmm 0's power and (small12) Karatsuba rows
 ;   xmm20    the expected tag (decrypt)
-;   two halves (small12p, 33..64 blocks): rdx HPOW(33) in the first half; xmm30 L; zmm29 the
-;            second half's first row for t2 = 31, 32 (lane 0 H^33 for t2 = 32); zmm31 SFIX
-;            (zero in every other call: SBODY 8 XORs it into counter row 7); esi bit 9 set
+;   chunks (small12p, 33..128 blocks): rdx HPOW(33) in the full chunks; rcx the chunk's
+;            SZKD row; xmm17 H^33; xmm30 L; zmm29 the last chunk's first row for t' = 31, 32
+;            (lane 0 H^33 for t' = 32); zmm31 SFIX[k] (zero in every other call: SBODY 8 XORs
+;            it into counter row 7); esi bit 9 set
 ;   k1 the last message zmm's bytes  k2 the tag's bytes  k3 scratch
 ;   All lengths, pointers and the direction are public. Every vector register the path wrote
 ;   is cleared before returning (the set follows from len and the direction); no stack slot
@@ -101,14 +102,30 @@ SCTR:
 %endrep
 SJ0:            dd 0, 0, 0, 1 << 24
 align 64
-; SC32: byte 15 of every lane 32, XORed into ZK for a long message's second half (counters
-; 34..65 are SCTR's 2..33 plus 32: an XOR of 32 for 2..31); SFIX: the two that are not
-; (row 7, lanes 2 and 3: 32 and 33 XOR 32 give 0 and 1, want 64 and 65: XOR 64)
-SC32:
+; A long message's chunk k (32 blocks each; small12p's .chunk) has counters 32k+2..32k+33: for
+; the first 30 of them SCTR's 2..31 XOR 32k (no carry), so ZK takes 32k in the counter byte,
+; as a step from chunk k-1 (SZKD[k] = 32(k-1) ^ 32k; chunk 0: 0); the last two, SCTR's 32 and
+; 33 (row 7, lanes 2 and 3), then want SFIX[k] = (32 + 32k) ^ (32 ^ 32k) XORed in as well
+SZKD:
+%assign _k 0
 %rep 4
-                dd 0, 0, 0, 32 << 24
+%if _k == 0
+%assign _d 0
+%else
+%assign _d (32 * (_k - 1)) ^ (32 * _k)
+%endif
+%rep 4
+                dd 0, 0, 0, _d << 24
 %endrep
-SFIX:           dd 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 64 << 24, 0, 0, 0, 64 << 24
+%assign _k _k + 1
+%endrep
+SFIX:
+%assign _k 0
+%rep 4
+%assign _f (32 + 32 * _k) ^ (32 ^ (32 * _k))
+                dd 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, _f << 24, 0, 0, 0, _f << 24
+%assign _k _k + 1
+%endrep
 ; TCTR: mbgcmi_avx512_tiny12's counter row, [counter 2 | J0] past the IV
 TCTR:           dd 0, 0, 0, 2 << 24, 0, 0, 0, 1 << 24
 
@@ -417,10 +434,12 @@ section .text
 %assign _nz 8
 %assign _c1 1
 %assign _i 0
-%rep 8
+%rep 7
         vpxorq  M_ %+ _i, zmm5, [SCTR + 64 * _i]        ; whitened counter blocks
 %assign _i _i + 1
 %endrep
+        vmovdqa64 M_7, [SCTR + 64 * 7]
+        vpternlogq M_7, zmm5, zmm31, 0x96               ; (SFIX[k] in zmm31)
         mov     eax, [rdi + KEY_ROUNDS]
         test    esi, 0x100
         jz      %%pass
@@ -449,18 +468,21 @@ section .text
 ;   The by16 variant's whole12 (struct mbgcmi_gcm_ops.whole12, arch_avx512.c): a dispatch on
 ;   the public lengths, then a tail jump, no frame. To mbgcmi_avx512_tiny12: messages of
 ;   1..16 bytes with at most 16 bytes of AAD (GMAC calls, len 0, with at most 16 bytes of AAD
-;   to mbgcmi_avx512_tiny12g); to mbgcmi_avx512_small12p: messages of 17..BY16_HALVES_MAX
-;   bytes with at most 16 bytes of AAD (from 513 bytes in two halves), or with 17..64 bytes of
-;   AAD while len + aad_len <= 464 (the key's 32 powers), and GMAC calls with 17..64 bytes of
-;   AAD; other messages of at most
-;   144 bytes with at most 64 bytes of AAD to the avx2 arch's short path (mbgcmi_avx2_gcm12:
-;   one ymm pass); the rest to mbgcmi_avx512_gcm12 (by16). The thresholds were measured on
-;   the Intel Xeon guest (arch_avx512.c, docs/perf.md). As a C function with a sibling call (the compiler saved two
-;   registers and copied the three stack arguments onto themselves) the same choice took 1-5%
-;   of a one-shot call of at most 64 bytes there.
+;   to mbgcmi_avx512_tiny12g); to mbgcmi_avx512_small12p: messages of 17..BY16_SMALL_MAX
+;   bytes with at most 16 bytes of AAD, encrypts up to BY16_CHUNKS_ENC_MAX and decrypts up to
+;   BY16_CHUNKS_MAX bytes with at most 16 bytes of AAD (from 513 bytes in chunks of 32
+;   blocks), messages with 17..64 bytes of AAD while len + aad_len <= 464 (the key's 32
+;   powers), and GMAC calls with 17..64 bytes of AAD; other messages of at most 144 bytes with
+;   at most 64 bytes of AAD to the avx2 arch's short path (mbgcmi_avx2_gcm12: one ymm pass);
+;   the rest to mbgcmi_avx512_gcm12 (by16). The thresholds were measured on the Intel Xeon
+;   guest (arch_avx512.c, docs/perf.md). As a C function with a sibling call (the compiler
+;   saved two registers and copied the three stack arguments onto themselves) the same choice
+;   took 1-5% of a one-shot call of at most 64 bytes there. The direction is read from the
+;   ninth argument's bit 8 (byte 1 of [rsp + 24]).
 ;   Register use: rax (len + aad_len): public.
 %define BY16_SMALL_MAX 512
-%define BY16_HALVES_MAX 1024
+%define BY16_CHUNKS_MAX 2048
+%define BY16_CHUNKS_ENC_MAX 1024
 extern mbgcmi_avx2_gcm12
 extern mbgcmi_avx512_gcm12
 global mbgcmi_avx512_by16_whole12:function hidden
@@ -491,10 +513,14 @@ mbgcmi_avx512_by16_whole12:
         cmp     rcx, 64
         jbe     mbgcmi_avx512_small12p
 .w_chunk:
-        cmp     r9, BY16_HALVES_MAX                      ; 513..1024 bytes with at most 16 bytes
-        ja      .w_by16                                 ; of AAD: small12p in two halves
-        cmp     rcx, 16
-        jbe     mbgcmi_avx512_small12p
+        cmp     rcx, 16                                 ; at most 16 bytes of AAD: small12p in
+        ja      .w_by16                                 ; chunks of 32 blocks, encrypts up to
+        cmp     r9, BY16_CHUNKS_ENC_MAX                 ; BY16_CHUNKS_ENC_MAX bytes, decrypts
+        jbe     mbgcmi_avx512_small12p                  ; up to BY16_CHUNKS_MAX
+        cmp     r9, BY16_CHUNKS_MAX
+        ja      .w_by16
+        test    byte [rsp + 25], 1                      ; tag_len_dec bit 8: decrypt
+        jnz     mbgcmi_avx512_small12p
         jmp     .w_by16
 .w_other:
         cmp     r9, 144
@@ -671,14 +697,19 @@ mbgcmi_avx512_by32_whole12:
 %if SMALL_SB
         jmp     .pre_done
 .chunk:
-        ; t = 33..64 (513..1024 bytes; small12p only): two halves. S1 = GHASH(A, C_1..C_32) =
-        ; A H^33 ^ C_1 H^32 ^ .. ^ C_32 H^1 (CBODY1, reduced), then the second half as a
-        ; message of t2 = t - 32 blocks whose first block is S1 (by H^(t2+1)), not A: GHASH =
-        ; S1 H^(t-31) ^ C_33 H^(t2+1) ^ .. ^ C_t H^2 ^ L H. H^33 = H^32 H^1 is made here (A
-        ; takes it; for t = 64 also S1 and C_33); the second half's counters 34..65 are ZK ^
-        ; SC32 ^ SCTR (SFIX in zmm31 for the last two). esi bit 9 marks the call (the clear).
+        ; t = 33..128 (513..2048 bytes; small12p only): chunks of 32 blocks, then a last one of
+        ; t' = 1..32 blocks, by Horner's rule over the chunks: S_1 = A H^33 ^ C_1 H^32 ^ .. ^
+        ; C_32 H^1 and S_(k+1) = S_k H^32 ^ C_(32k+1) H^32 ^ .. ^ C_(32k+32) H^1 (CBODY1, reduced
+        ; while the next chunk runs); the last chunk is the one-pass kernel for t' blocks with S
+        ; (the last S_k) in the AAD block's place, by H^(t'+1): GHASH = S H^(t'+1) ^
+        ; C_(t-t'+1) H^(t'+1) ^ .. ^ C_t H^2 ^ L H. H^33 = H^32 H^1 is made here (xmm17: A takes
+        ; it, and for t' = 32 S and the last chunk's first block). Chunk k's counters
+        ; 32k+2..32k+33 are SCTR's 2..33 XOR 32k, except the
+        ; last two of a chunk (32 + 32k, 33 + 32k): ZK ^= SZKD[k] (32k in the counter byte, as
+        ; a step from chunk k-1) and row 7 ^= SFIX[k] (zmm31). rcx walks SZKD (free until the
+        ; last chunk's SBODY). esi bit 9 marks the call (the clear).
         or      esi, 0x200
-        vmovdqa64 xmm30, xmm16                          ; L, for the second half
+        vmovdqa64 xmm30, xmm16                          ; L, for the last chunk
         vmovdqu64 xmm16, [rdi + HPOW(32)]
         vmovdqu64 xmm17, [rdi + HPOW(1)]
         vpclmulqdq xmm12, xmm16, xmm17, 0x00
@@ -691,42 +722,57 @@ mbgcmi_avx512_by32_whole12:
         vpternlogq xmm13, xmm12, xmm19, 0x96
         vpclmulqdq xmm19, xmm13, [POLY], 0x00
         vpshufd xmm13, xmm13, 0x4e
-        vpternlogq xmm14, xmm13, xmm19, 0x96            ; H^33
-        cmp     eax, 62 * 16
-        jbe     .c_rows
-        ; t2 = 31, 32: the second half's first zmm takes the row at HPOW(t2 + 1) from zmm29
-        ; (SBODY 8 does not load it for t2 > 30); for t2 = 32 its lane 0 is H^33
-        lea     rdx, [rdi + KEY_HPOW + 63 * 16]
-        sub     rdx, rax
-        vmovdqu64 zmm29, [rdx]                          ; HPOW(t2 + 1) = HPOW(t - 31)
-        cmp     eax, 64 * 16
-        jne     .c_rows
-        vinserti32x4 zmm29, zmm29, xmm14, 0
-.c_rows:
-        vpclmulqdq xmm12, xmm15, xmm14, 0x00            ; A H^33 starts LO/MI/HI
-        vpclmulqdq xmm13, xmm15, xmm14, 0x01
-        vpclmulqdq xmm19, xmm15, xmm14, 0x10
-        vpclmulqdq xmm14, xmm15, xmm14, 0x11
+        vpternlogq xmm14, xmm13, xmm19, 0x96
+        vmovdqa64 xmm17, xmm14                          ; H^33
+        vpclmulqdq xmm12, xmm15, xmm17, 0x00            ; A H^33 starts chunk 0's LO/MI/HI
+        vpclmulqdq xmm13, xmm15, xmm17, 0x01
+        vpclmulqdq xmm19, xmm15, xmm17, 0x10
+        vpclmulqdq xmm14, xmm15, xmm17, 0x11
         vpxorq  xmm13, xmm13, xmm19
-        vmovdqa64 zmm31, [SFIX]
+        lea     rcx, [SZKD]
         lea     rdx, [rdi + KEY_HPOW - 16]              ; HPOW(33): rows HPOW(32 - 4i)
+        jmp     .c_body
+.c_loop:
+        vmovdqu64 xmm16, [rdi + HPOW(32)]
+        vpclmulqdq xmm12, xmm14, xmm16, 0x00            ; S_k H^32 starts LO/MI/HI
+        vpclmulqdq xmm13, xmm14, xmm16, 0x01
+        vpclmulqdq xmm19, xmm14, xmm16, 0x10
+        vpclmulqdq xmm14, xmm14, xmm16, 0x11
+        vpxorq  xmm13, xmm13, xmm19
+.c_body:
+        vpxorq  zmm5, zmm5, [rcx]                       ; chunk k's counters
+        vmovdqa64 zmm31, [rcx + SFIX - SZKD]
         CBODY1
-        SREDUCE 12, 13, 14, 15, 1                       ; S1 (V form) in xmm14
+        SREDUCE 12, 13, 14, 15, 1                       ; S_(k+1) (V form) in xmm14
         add     r8, 512
         add     r10, 512
-        sub     r9, 512                                 ; the second half: t2 blocks
+        sub     r9, 512
+        add     rcx, 64
+        cmp     r9, 512
+        ja      .c_loop
+        ; the last chunk: t' blocks
+        vpxorq  zmm5, zmm5, [rcx]
+        vmovdqa64 zmm31, [rcx + SFIX - SZKD]
         lea     eax, [r9 + 15]
-        and     eax, -16                                ; 16 t2
+        and     eax, -16                                ; 16 t'
         lea     rdx, [rdi + KEY_HPOW + 30 * 16]
-        sub     rdx, rax                                ; HPOW(t2 + 2)
-        vinserti32x4 ymm15, ymm14, xmm30, 1             ; [S1 | L]
-        vmovdqa64 xmm16, xmm29                          ; H^(t2 + 1) for t2 = 31, 32 ...
+        sub     rdx, rax                                ; HPOW(t' + 2)
+        vinserti32x4 ymm15, ymm14, xmm30, 1             ; [S | L]
         cmp     eax, 30 * 16
-        ja      .c_mul
-        vmovdqu64 xmm16, [rdx + 16]                     ; ... else from the key
+        ja      .c_far
+        vmovdqu64 xmm16, [rdx + 16]                     ; H^(t' + 1)
+        jmp     .c_mul
+.c_far:
+        ; t' = 31, 32: the first zmm's row HPOW(t' + 1) in zmm29 (SBODY 8 does not load it for
+        ; t' > 30); for t' = 32 its lane 0 (past the key's powers) is H^33
+        vmovdqu64 zmm29, [rdx + 16]
+        cmp     eax, 32 * 16
+        jne     .c_far31
+        vinserti32x4 zmm29, zmm29, xmm17, 0
+.c_far31:
+        vmovdqa64 xmm16, xmm29
 .c_mul:
         SAL_MUL                                         ; LO/MI/HI start
-        vpxorq  zmm5, zmm5, [SC32]                      ; counters 34..65
 %endif
 .pre_done:
         ; nz = ceil(len / 64) message zmm
