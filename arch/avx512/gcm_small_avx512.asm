@@ -187,7 +187,7 @@ section .text
 %%out:
 %endmacro
 
-%assign _c1 0                   ; 1 inside CBODY1 (a long message's first half)
+%assign _c1 0                   ; 1 inside CBODY1 (a full chunk of a long message)
 
 ; SCLEAR a, b: zero zmm a..b (the EVEX form of an xmm XOR clears the whole zmm)
 %macro SCLEAR 2
@@ -262,15 +262,15 @@ section .text
 ; is not in the caches (docs/perf.md, "cold keys and the short kernel's power rows"):
 ; - Karatsuba (small12): the Karatsuba row comes through a load of its own (up to seven
 ;   message zmm). As the multiply's memory operand its read behaved as if it waited for X,
-;   two misses in a row.
-;   With eight zmm the separate load cost 3-4.5% of a decrypt with the key in the caches
-;   (and took 15-40% off a cold one): those keep the memory operand, the hot case first.
+;   two misses in a row. With eight zmm the separate load cost 3-4.5% of a decrypt with the
+;   key in the caches (and took 15-40% off a cold one): those keep the memory operand, the hot
+;   case first.
 ; - The last zmm's rows are read no further than needed. Its b = t - 4(nz - 1) blocks take
 ;   [H^(b+1) .. H^2] and lane b takes H^1 (times a zero block); for b <= 2 a 64-byte row would
 ;   run past H^1 (into the Karatsuba table, and that one past its end into the key's reserved
 ;   bytes): lines nothing else reads, whose misses held up the tag (measured with small12).
-;   A 32-byte row (lanes 0-1,
-;   the upper lanes zeroed) covers the b <= 2 blocks. ecx holds the last zmm's bytes (SBODY).
+;   A 32-byte row (lanes 0-1, the upper lanes zeroed) covers the b <= 2 blocks. ecx holds the
+;   last zmm's bytes (SBODY).
 %macro SGH 2
         vpshufb zmm15, %2, zmm11
 %if _c1
@@ -425,11 +425,12 @@ section .text
         jmp     .final
 %endmacro
 
-; CBODY1: the first half of a message of 33..64 blocks (small12p only): blocks 1..32 in all
-; eight message zmm, counters 2..33 (SCTR), no mask, no J0; encrypt in three passes (3, 3, 2
-; zmm), decrypt in one pass with the ciphertext loaded and hashed between the rounds, as
-; SBODY; each zmm's products (SGH, _c1: the rows at rdx + 16 + 64i, rdx = HPOW(33)) into
-; LO/MI/HI, which the caller reduces to S1
+; CBODY1: a full chunk of a message of 33..128 blocks (small12p only, .chunk): 32 blocks in
+; all eight message zmm, counters SCTR's XOR ZK (zmm5, the chunk's ZK) and, for row 7, SFIX[k]
+; (zmm31), no mask, no J0; encrypt in three passes (3, 3, 2 zmm: one of eight took 3-14% more
+; time, two of four up to 7%), decrypt in one pass with the ciphertext loaded and hashed
+; between the rounds, as SBODY; each zmm's products (SGH, _c1: the rows at rdx + 16 + 64i,
+; rdx = HPOW(33)) into LO/MI/HI, which the caller reduces to S_(k+1)
 %macro CBODY1 0
 %assign _nz 8
 %assign _c1 1
