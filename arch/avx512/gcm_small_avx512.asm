@@ -741,6 +741,20 @@ mbgcmi_avx512_by32_whole12:
         vpclmulqdq xmm14, xmm14, xmm16, 0x11
         vpxorq  xmm13, xmm13, xmm19
 .c_body:
+        ; the next chunk's input lines (those within the message) prefetched: with keys and
+        ; data beyond the caches 7-16% less time for decrypts of 1100-1420 bytes; in the
+        ; caches level (AES-128 decrypts of 2 KiB 2% more)
+        lea     rax, [r9 - 512]                         ; the next chunks' bytes (1 or more)
+%assign _i 0
+%rep 8
+%if _i > 0
+        cmp     rax, 64 * _i
+        jbe     .c_pf_done
+%endif
+        prefetcht0 [r8 + 512 + 64 * _i]
+%assign _i _i + 1
+%endrep
+.c_pf_done:
         vpxorq  zmm5, zmm5, [rcx]                       ; chunk k's counters
         vmovdqa64 zmm31, [rcx + SFIX - SZKD]
         CBODY1
