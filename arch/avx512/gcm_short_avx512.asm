@@ -35,12 +35,12 @@
 ;   unrelated jobs, so there is no cross-lane fold.
 ;   T = E_K(J0) ^ S, written under the tag-length mask or compared over the tag bytes.
 ; Rows of four keys (round keys, powers) come from four 16-byte reads joined as two ymm halves
-; (GATHER4). The products are schoolbook, four per block from the power row alone: the
-; Karatsuba form's operands (a shuffle and an XOR for the X row and for the power row) cost
-; more than the product they save (2-4% of a one-key burst at 16-112 bytes on the Intel Xeon
-; guest, docs/perf.md). Message rows come in the same way, every row of a group
-; before any of its stores (an in-place job's loads must not wait behind its own stores), and
-; leave through xmm and VEXTRACTI32X4 stores (byte-masked xmm stores for a partial last block).
+; (GATHER4). Message rows come in the same way, every row of a group before any of its stores
+; (an in-place job's loads must not wait behind its own stores), and leave through xmm and
+; VEXTRACTI32X4 stores (byte-masked xmm stores for a partial last block). The products are
+; schoolbook, four per block from the power row alone: the Karatsuba form's operands (a
+; shuffle and an XOR for the X row and for the power row) cost more than the product they save
+; (2-4% of a one-key burst at 16-112 bytes on the Intel Xeon guest, docs/perf.md).
 ;
 ; Pipelining: stage s computes group s's counters, its AES rounds and, inside rounds 1..9,
 ; the GHASH of group s-1 (whose X rows, E_K(J0), expected tags and keys wait in registers),
