@@ -892,12 +892,13 @@ static void whole12_all_lengths(void **state)
         size_t min_len, max_len;
         int any_aad; /* 0: AAD of at most 16 bytes only (the caller's routing guarantees it);
                         1: also 17..20 now and then; 2: also 17..64 bytes where ceil(len / 16)
-                        + ceil(aad / 16) <= 31; 3: also 17..80 at every length */
+                        + ceil(aad / 16) <= 31; 3: also 17..80 at every length; 4: also
+                        17..64 at every length */
     } entry[] = {
         {"avx512 small12", "avx512", mbgcmi_avx512_small12, 0, 512, 2},
         {"avx512 small12p", "avx512", mbgcmi_avx512_small12p, 0, 512, 2},
-        /* small12p in chunks of 32 blocks (33..128 blocks, AAD of at most 16 bytes) */
-        {"avx512 small12p chunks", "avx512", mbgcmi_avx512_small12p, 513, 2048, 0},
+        /* small12p in chunks of 32 blocks (33..128 blocks, AAD of at most 64 bytes) */
+        {"avx512 small12p chunks", "avx512", mbgcmi_avx512_small12p, 513, 2048, 4},
         {"avx512 tiny12", "avx512", mbgcmi_avx512_tiny12, 1, 16, 0},
         {"avx512 tiny12g", "avx512", mbgcmi_avx512_tiny12g, 0, 0, 0},
         /* the variants' whole12 dispatchers: every route (small12 to its limits, the avx2
@@ -934,6 +935,9 @@ static void whole12_all_lengths(void **state)
                                      : (len * 7 + v * 5) % 17;
                 if (entry[e].any_aad == 3 && v >= 4) { /* wide AAD, past 64 now and then */
                     aad_len = 17 + (len * 13 + v) % 64;
+                }
+                if (entry[e].any_aad == 4 && v >= 4) { /* every wide AAD length it takes */
+                    aad_len = 17 + (len * 13 + v) % 48;
                 }
                 if (entry[e].any_aad == 2 && v >= 4) { /* every wide AAD length it may get */
                     const size_t wide = 17 + (len * 13 + v) % 48;

@@ -46,7 +46,7 @@
    waiting for the group's pass). Decrypting it stays ahead to 512 bytes (18% at 320, 5-8% at 512),
    where it hashes its input during the AES pass. GMAC calls (no message) with up to 64 bytes of
    AAD go there too: 4-10% less time than the avx2 short path with no AAD, 7-17% at 8-16 bytes,
-   12-25% at 32-64. Longer messages with at most 16 bytes of AAD take small12p too, in chunks
+   12-25% at 32-64. Longer messages with at most 64 bytes of AAD take small12p too, in chunks
    of 32 blocks (each chunk's GHASH reduced under the next chunk's rounds): encrypts of
    513..BY16_CHUNKS_ENC_MAX bytes (4-13% less time than by16's kernel at 528-1024 bytes,
    one-shot and in the ring; at 1100-2048 bytes AES-128 encrypts were 1-6% slower, AES-256

@@ -1,7 +1,7 @@
 ; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_small_avx512.asm — one short message with a 12-byte IV in one pass of zmm: the `avx512`
 ; arch's one-shot path for messages of at most 512 bytes with at most 16 bytes of AAD, and for
-; shorter ones with 17..64 bytes of AAD; small12p also takes 513..2048 bytes with at most 16
+; shorter ones with 17..64 bytes of AAD; small12p also takes 513..2048 bytes with at most 64
 ; bytes of AAD in chunks of 32 blocks (.chunk below). arch_avx512.c decides which variant sends
 ; which lengths here; docs/perf.md has the measurements.
 ;
@@ -56,7 +56,7 @@
 ; int mbgcmi_avx512_small12p(...the same...)
 ;   As struct mbgcmi_gcm_ops.whole12 (core/gcm.h) for len <= 512 and aad_len <= 16, or
 ;   aad_len <= 64 with ceil(len / 16) + ceil(aad_len / 16) <= 31 (the caller's routing
-;   guarantees it; .wide_aad below); small12p also for 513 <= len <= 2048 with aad_len <= 16:
+;   guarantees it; .wide_aad below); small12p also for 513 <= len <= 2048 with aad_len <= 64:
 ;   encrypt writes the output and tag_len bytes of tag,
 ;   returns 0; decrypt reads the expected tag before writing anything (it may lie in out),
 ;   writes the output, compares tag_len bytes without an early exit and returns 1 when they
@@ -211,6 +211,25 @@ section .text
 %else
         AL_MUL  15, 16, 17, 18, 12, 13, 14
 %endif
+%endmacro
+
+; SH33: xmm17 = H^33 = H^32 H^1 (schoolbook, one reduction; the key's form); xmm12-14, 16,
+; 19 scratch
+%macro SH33 0
+        vmovdqu64 xmm16, [rdi + HPOW(32)]
+        vmovdqu64 xmm17, [rdi + HPOW(1)]
+        vpclmulqdq xmm12, xmm16, xmm17, 0x00
+        vpclmulqdq xmm14, xmm16, xmm17, 0x11
+        vpclmulqdq xmm13, xmm16, xmm17, 0x01
+        vpclmulqdq xmm19, xmm16, xmm17, 0x10
+        vpxorq  xmm13, xmm13, xmm19
+        vpclmulqdq xmm19, xmm12, [POLY], 0x00
+        vpshufd xmm12, xmm12, 0x4e
+        vpternlogq xmm13, xmm12, xmm19, 0x96
+        vpclmulqdq xmm19, xmm13, [POLY], 0x00
+        vpshufd xmm13, xmm13, 0x4e
+        vpternlogq xmm14, xmm13, xmm19, 0x96
+        vmovdqa64 xmm17, xmm14                          ; H^33
 %endmacro
 
 ; SR nz, instruction[, first, j0]: one round (key in zmm6) on message zmm first..first+nz-1
@@ -471,7 +490,7 @@ section .text
 ;   1..16 bytes with at most 16 bytes of AAD (GMAC calls, len 0, with at most 16 bytes of AAD
 ;   to mbgcmi_avx512_tiny12g); to mbgcmi_avx512_small12p: messages of 17..BY16_SMALL_MAX
 ;   bytes with at most 16 bytes of AAD, encrypts up to BY16_CHUNKS_ENC_MAX and decrypts up to
-;   BY16_CHUNKS_MAX bytes with at most 16 bytes of AAD (from 513 bytes in chunks of 32
+;   BY16_CHUNKS_MAX bytes with at most 64 bytes of AAD (from 513 bytes in chunks of 32
 ;   blocks), messages with 17..64 bytes of AAD while len + aad_len <= 464 (the key's 32
 ;   powers), and GMAC calls with 17..64 bytes of AAD; other messages of at most 144 bytes with
 ;   at most 64 bytes of AAD to the avx2 arch's short path (mbgcmi_avx2_gcm12: one ymm pass);
@@ -514,7 +533,7 @@ mbgcmi_avx512_by16_whole12:
         cmp     rcx, 64
         jbe     mbgcmi_avx512_small12p
 .w_chunk:
-        cmp     rcx, 16                                 ; at most 16 bytes of AAD: small12p in
+        cmp     rcx, 64                                 ; at most 64 bytes of AAD: small12p in
         ja      .w_by16                                 ; chunks of 32 blocks, encrypts up to
         cmp     r9, BY16_CHUNKS_ENC_MAX                 ; BY16_CHUNKS_ENC_MAX bytes, decrypts
         jbe     mbgcmi_avx512_small12p                  ; up to BY16_CHUNKS_MAX
@@ -616,6 +635,10 @@ mbgcmi_avx512_by32_whole12:
         kmovq   k3, rax
         vmovdqu8 zmm15{k3}{z}, [rdx]
         vpshufb zmm15, zmm15, zmm11
+%if SMALL_SB
+        cmp     r9, 512
+        ja      .chunk_wide
+%endif
         lea     eax, [r9 + 15]
         and     eax, -16                                ; 16 t
         lea     edx, [ecx + 15]
@@ -711,20 +734,7 @@ mbgcmi_avx512_by32_whole12:
         ; last chunk's SBODY). esi bit 9 marks the call (the clear).
         or      esi, 0x200
         vmovdqa64 xmm30, xmm16                          ; L, for the last chunk
-        vmovdqu64 xmm16, [rdi + HPOW(32)]
-        vmovdqu64 xmm17, [rdi + HPOW(1)]
-        vpclmulqdq xmm12, xmm16, xmm17, 0x00
-        vpclmulqdq xmm14, xmm16, xmm17, 0x11
-        vpclmulqdq xmm13, xmm16, xmm17, 0x01
-        vpclmulqdq xmm19, xmm16, xmm17, 0x10
-        vpxorq  xmm13, xmm13, xmm19
-        vpclmulqdq xmm19, xmm12, [POLY], 0x00
-        vpshufd xmm12, xmm12, 0x4e
-        vpternlogq xmm13, xmm12, xmm19, 0x96
-        vpclmulqdq xmm19, xmm13, [POLY], 0x00
-        vpshufd xmm13, xmm13, 0x4e
-        vpternlogq xmm14, xmm13, xmm19, 0x96
-        vmovdqa64 xmm17, xmm14                          ; H^33
+        SH33
         vpclmulqdq xmm12, xmm15, xmm17, 0x00            ; A H^33 starts chunk 0's LO/MI/HI
         vpclmulqdq xmm13, xmm15, xmm17, 0x01
         vpclmulqdq xmm19, xmm15, xmm17, 0x10
@@ -733,6 +743,26 @@ mbgcmi_avx512_by32_whole12:
         lea     rcx, [SZKD]
         lea     rdx, [rdi + KEY_HPOW - 16]              ; HPOW(33): rows HPOW(32 - 4i)
         jmp     .c_body
+.chunk_wide:
+        ; the same with 17..64 bytes of AAD (a = 2..4 blocks in zmm15, byte-reflected, zero past
+        ; the AAD): S_0 = GHASH(A_1..A_a) = A_1 H^a ^ .. ^ A_a H^1 (the row at HPOW(a); lanes
+        ; past the AAD are zero blocks), reduced here; every chunk then starts with S_k H^32
+        or      esi, 0x200
+        vmovdqa64 xmm30, xmm16                          ; L
+        SH33
+        lea     edx, [ecx + 15]
+        and     edx, -16                                ; 16 a
+        neg     rdx
+        lea     rdx, [rdi + rdx + KEY_HPOW + 32 * 16]   ; HPOW(a)
+        vmovdqu64 zmm16, [rdx]
+        vpclmulqdq zmm12, zmm15, zmm16, 0x00
+        vpclmulqdq zmm14, zmm15, zmm16, 0x11
+        vpclmulqdq zmm13, zmm15, zmm16, 0x01
+        vpclmulqdq zmm19, zmm15, zmm16, 0x10
+        vpxorq  zmm13, zmm13, zmm19
+        SREDUCE 12, 13, 14, 19, 1                       ; S_0 in xmm14
+        lea     rcx, [SZKD]
+        lea     rdx, [rdi + KEY_HPOW - 16]              ; HPOW(33): rows HPOW(32 - 4i)
 .c_loop:
         vmovdqu64 xmm16, [rdi + HPOW(32)]
         vpclmulqdq xmm12, xmm14, xmm16, 0x00            ; S_k H^32 starts LO/MI/HI
