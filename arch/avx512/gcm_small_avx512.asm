@@ -213,22 +213,27 @@ section .text
 %endif
 %endmacro
 
-; SH33: xmm17 = H^33 = H^32 H^1 (schoolbook, one reduction; the key's form); xmm12-14, 16,
-; 19 scratch
+; SMULRED w: w14 = w16 * w17 per 128-bit lane (w = xmm or ymm), schoolbook with one
+; Montgomery reduction: the key's form of a power's product; w12, w13, w19 scratch
+%macro SMULRED 1
+        vpclmulqdq %1 %+ 12, %1 %+ 16, %1 %+ 17, 0x00
+        vpclmulqdq %1 %+ 14, %1 %+ 16, %1 %+ 17, 0x11
+        vpclmulqdq %1 %+ 13, %1 %+ 16, %1 %+ 17, 0x01
+        vpclmulqdq %1 %+ 19, %1 %+ 16, %1 %+ 17, 0x10
+        vpxorq  %1 %+ 13, %1 %+ 13, %1 %+ 19
+        vpclmulqdq %1 %+ 19, %1 %+ 12, [POLY], 0x00
+        vpshufd %1 %+ 12, %1 %+ 12, 0x4e
+        vpternlogq %1 %+ 13, %1 %+ 12, %1 %+ 19, 0x96
+        vpclmulqdq %1 %+ 19, %1 %+ 13, [POLY], 0x00
+        vpshufd %1 %+ 13, %1 %+ 13, 0x4e
+        vpternlogq %1 %+ 14, %1 %+ 13, %1 %+ 19, 0x96
+%endmacro
+
+; SH33: xmm17 = H^33 = H^32 H^1; xmm12-14, 16, 19 scratch
 %macro SH33 0
         vmovdqu64 xmm16, [rdi + HPOW(32)]
         vmovdqu64 xmm17, [rdi + HPOW(1)]
-        vpclmulqdq xmm12, xmm16, xmm17, 0x00
-        vpclmulqdq xmm14, xmm16, xmm17, 0x11
-        vpclmulqdq xmm13, xmm16, xmm17, 0x01
-        vpclmulqdq xmm19, xmm16, xmm17, 0x10
-        vpxorq  xmm13, xmm13, xmm19
-        vpclmulqdq xmm19, xmm12, [POLY], 0x00
-        vpshufd xmm12, xmm12, 0x4e
-        vpternlogq xmm13, xmm12, xmm19, 0x96
-        vpclmulqdq xmm19, xmm13, [POLY], 0x00
-        vpshufd xmm13, xmm13, 0x4e
-        vpternlogq xmm14, xmm13, xmm19, 0x96
+        SMULRED xmm
         vmovdqa64 xmm17, xmm14                          ; H^33
 %endmacro
 
@@ -685,17 +690,7 @@ mbgcmi_avx512_by32_whole12:
         vbroadcasti32x4 ymm16, [rdi + HPOW(32)]
         vmovdqu64 xmm17, [rdi + HPOW(1)]
         vinserti32x4 ymm17, ymm17, [rdi + HPOW(2)], 1
-        vpclmulqdq ymm12, ymm16, ymm17, 0x00
-        vpclmulqdq ymm14, ymm16, ymm17, 0x11
-        vpclmulqdq ymm13, ymm16, ymm17, 0x01
-        vpclmulqdq ymm19, ymm16, ymm17, 0x10
-        vpxorq  ymm13, ymm13, ymm19
-        vpclmulqdq ymm19, ymm12, [POLY], 0x00
-        vpshufd ymm12, ymm12, 0x4e
-        vpternlogq ymm13, ymm12, ymm19, 0x96
-        vpclmulqdq ymm19, ymm13, [POLY], 0x00
-        vpshufd ymm13, ymm13, 0x4e
-        vpternlogq ymm14, ymm13, ymm19, 0x96            ; [H^33 | H^34]
+        SMULRED ymm                                     ; [H^33 | H^34] in ymm14
         vmovdqu64 zmm29, [rdx + 16]                     ; message zmm 0's rows, HPOW(t + 1)
 %if SMALL_SB == 0
         vpshufd ymm19, ymm14, 0x4e
