@@ -83,6 +83,10 @@ expect_err '20 bytes'
 { cat k32; echo; } >k32-newline
 expect 2 "$BIN" seal --key-file k32-newline p100
 expect_err '33 bytes: 32 key bytes and a line end.*raw bytes.*truncate -s 32 k32-newline'
+# a raw key whose last byte is CR, then a line end: still 32 key bytes and a line end
+{ head -c 31 k32; printf '\r\n'; } >k32-cr-newline
+expect 2 "$BIN" seal --key-file k32-cr-newline p100
+expect_err '33 bytes: 32 key bytes and a line end.*truncate -s 32 k32-cr-newline'
 { cat k16; printf '\r\n'; } >k16-crlf
 expect 2 "$BIN" open --key-fd 3 p100 3<k16-crlf
 expect_err '16 key bytes and a line end.*raw bytes'

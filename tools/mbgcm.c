@@ -368,7 +368,10 @@ static int key_shape_error(const char *what, const char *file, const uint8_t *b,
                    what, m, nl);
     }
     if (n > 0 && b[n - 1] == '\n') {
-        const size_t k = n - 1 - (n >= 2 && b[n - 2] == '\r');
+        /* A line end is LF or CR LF; a raw key may itself end in a CR byte, so LF alone is
+           taken when that leaves a key length. */
+        const int crlf = n >= 2 && b[n - 2] == '\r' && n - 1 != 16 && n - 1 != 32;
+        const size_t k = n - 1 - (size_t)crlf;
         if ((k == 16 || k == 32) && file != NULL) {
             return die(EX_USAGE,
                        "the key from %s has %zu bytes: %zu key bytes and a line end; a key is "
