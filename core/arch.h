@@ -42,9 +42,11 @@ struct mbgcmi_arch {
                                              no limit beyond MBGCMI_SHORT_MAX_BLOCKS */
     uint64_t burst_short_msg_below;       /* the same for a burst's jobs, where a burst
                                              runs them faster elsewhere than the ring does;
-                                             0: as short_msg_below. Valid jobs with a 12-byte
-                                             IV that either limit turns away run one by one
-                                             through ops->whole12 */
+                                             0: as short_msg_below; UINT64_MAX: no limit
+                                             beyond MBGCMI_SHORT_MAX_BLOCKS (bursts keep
+                                             the kernel where the ring does not). Valid jobs
+                                             with a 12-byte IV that either limit turns away
+                                             run one by one through ops->whole12 */
     unsigned gmac_single;                 /* with short_jobs and short_msg_below = 1: 1 when
                                              the ring's GMAC jobs (no message) skip that
                                              kernel too, and so do those with more than
@@ -82,14 +84,15 @@ static inline uint64_t mbgcmi_short_msg_lim(const struct mbgcmi_arch *a, uint64_
                                                                            : lim;
     return l == 1 && a->gmac_single ? 0 : l; /* 0: no job takes the kernel */
 }
-/* The same for a burst's jobs: burst_short_msg_below where it is set and lower than |lim|,
-   else the ring's (0 where gmac_single leaves the ring's kernel no job: a burst's then gets
-   none either). */
+/* The same for a burst's jobs: burst_short_msg_below where it is set (|lim| where that is
+   lower), else the ring's (0 where gmac_single leaves the ring's kernel no job: a burst's then
+   gets none either). */
 static inline uint64_t mbgcmi_burst_short_msg_lim(const struct mbgcmi_arch *a, uint64_t lim)
 {
-    return a->burst_short_msg_below != 0 && a->burst_short_msg_below < lim
-               ? a->burst_short_msg_below
-               : mbgcmi_short_msg_lim(a, lim);
+    if (a->burst_short_msg_below == 0) {
+        return mbgcmi_short_msg_lim(a, lim);
+    }
+    return a->burst_short_msg_below < lim ? a->burst_short_msg_below : lim;
 }
 
 /* The registry (arch/registry.c): the arches this build has, slowest to fastest; generic is

@@ -2,8 +2,9 @@
 /*
  * arch_avx512.c — the `avx512` arch: VAES and VPCLMULQDQ on zmm with AVX512F/BW/VL (and
  * BMI1/2), with OS AVX-512 state. Jobs with a 12-byte IV and at most 16 bytes of AAD up to 256
- * bytes (by16: 144), and GMAC jobs up to 256 bytes of AAD, go to the short-job kernel; other
- * jobs under 129 bytes to the four-lane kernel; longer jobs run single-stream, one-shot short
+ * bytes (by16: 144), and GMAC jobs up to 256 bytes of AAD, go to the short-job kernel (in
+ * bursts; the by16 and by32 variants' ring runs them single-stream); other jobs under 129
+ * bytes to the four-lane kernel; longer jobs run single-stream, one-shot short
  * messages through the short-message kernel or the avx2 arch's short path, longer ones through
  * the by-16 kernel, a burst's 12-byte-IV jobs pipelined in one call. The thresholds were
  * measured: docs/design.md, "Hybrid scheduling", and docs/perf.md.
@@ -167,6 +168,21 @@ static uint64_t jobs12_by32(mbgcm_job *const *jobs, size_t n)
     return fail;
 }
 
+/* The by32 variant's ring (Zen 5 guest, docs/perf.md, "AMD EPYC Zen 5 guest, seventh stop"):
+   as by16's, every job with a message and a 12-byte IV runs at once through whole12, and so do
+   GMAC jobs: with 64 keys that took 8-26% off the ring's time at 16-256 bytes (AES-128
+   decrypts of 16 bytes level), with one key 4-23% at 64-256 bytes but 3-14% more at 16; GMAC
+   jobs 16-32% less with 16-64 bytes of AAD. Bursts keep the short-job kernel for every job it
+   takes (up to 256 bytes): there whole12 took 10-50% more time at 16-128 bytes with 64 keys
+   or one, and at 144-256 bytes it was quicker only for decrypts with 64 keys (5-14%), slower
+   for encrypts (up to 10%, one key up to 19%). */
+#ifndef BY32_SHORT_MSG_BELOW
+#define BY32_SHORT_MSG_BELOW 1
+#endif
+#ifndef BY32_GMAC_SINGLE
+#define BY32_GMAC_SINGLE 1
+#endif
+
 /* by32's single-message kernels: all but the whole-message entries and the burst routing */
 #define BY32_OPS_KERNELS                                                                        \
     .block = mbgcmi_avx_block, .ghash = mbgcmi_avx512_ghash,                                    \
@@ -271,6 +287,9 @@ const struct mbgcmi_arch mbgcmi_arch_avx512 = {
    registry lists only mbgcmi_arch_avx512; test_dispatch checks that the two agree) */
 const struct mbgcmi_arch mbgcmi_arch_avx512_by32 = {
     .variant = "by32",
+    .short_msg_below = BY32_SHORT_MSG_BELOW,
+    .burst_short_msg_below = UINT64_MAX, /* (bursts: every job the short-job kernel takes) */
+    .gmac_single = BY32_GMAC_SINGLE,
     AVX512_COMMON,
     .ops = &ops_by32,
 };
