@@ -905,6 +905,7 @@ static void whole12_all_lengths(void **state)
            short path, by16 / by32) at every length and AAD length around the limits */
         {"avx512 by16 whole12", "avx512", mbgcmi_avx512_by16_whole12, 0, 1552, 3},
         {"avx512 by32 whole12", "avx512", mbgcmi_avx512_by32_whole12, 0, 1552, 3},
+        {"avx512 by32h whole12", "avx512", mbgcmi_avx512_by32h_whole12, 0, 1552, 3},
         {"avx512 by32 gcm12", "avx512", mbgcmi_avx512_by32_gcm12, 0, 1552, 1},
         {"avx2 gcm12", "avx2", mbgcmi_avx2_gcm12, 0, 1040, 3},
     };

@@ -60,15 +60,19 @@
 #define BY16_SMALL_MAX 512
 #define BY16_CHUNKS_MAX 2048
 #define BY16_CHUNKS_ENC_MAX 1024
-/* The by32 variant's whole12: up to 512 bytes with at most 16 bytes of AAD, or with wide AAD
-   as above, through the short-message zmm kernel (one pass, nothing on the stack), the rest
-   through by32 (the by32h variant shares it). On the
-   Zen 5 guest it took 12-27% off the avx2 short path's time at 64-144 bytes and 15-25% off
-   by32's at 160-256; on the Zen 4 guest 2-17% off by16's at 256-512 bytes. A message of one
-   block or less is the exception: its few instructions are quicker at ymm width (encrypt 4%
-   on Zen 5, 9-12% on Zen 4, where a zmm operation is two). docs/perf.md, "A kernel for short
-   one-shot messages" and "AMD EPYC Zen 4 guest". In asm (gcm_small_avx512.asm,
-   mbgcmi_avx512_by32_whole12), as by16's. */
+/* The by32 and by32h variants' whole12: up to 512 bytes with at most 16 bytes of AAD, or with
+   wide AAD as above, through the short-message zmm kernel (one pass, nothing on the stack),
+   the rest through by32. On the Zen 5 guest it took 12-27% off the avx2 short path's time at
+   64-144 bytes and 15-25% off by32's at 160-256; on the Zen 4 guest 2-17% off by16's at
+   256-512 bytes. A message of one block or less (with at most 16 bytes of AAD, GMAC calls
+   included) is the exception: by32 sends it to tiny12 / tiny12g (on the Zen 5 guest 13-34%
+   less time than the avx2 short path at 0-16 bytes, one-shot), by32h to the avx2 short path,
+   whose few instructions at ymm width took 9-12% less time than the zmm short kernel on the
+   Zen 4 guest, where a zmm operation is two (tiny12, mostly ymm, was not measured there).
+   docs/perf.md, "A kernel for short one-shot messages", "AMD EPYC Zen 4 guest" and "AMD EPYC
+   Zen 5 guest, seventh stop". In asm (gcm_small_avx512.asm, mbgcmi_avx512_by32_whole12 and
+   mbgcmi_avx512_by32h_whole12), as by16's. On Zen 5 by16's whole12 (small12p: schoolbook
+   products, the chunks past 512 bytes) took 2-33% more time than by32's at 64-1024 bytes. */
 
 /* The by16 variant's ring (Intel Xeon guest, docs/perf.md): every job with a message and a
    12-byte IV runs at once through whole12, not the four-lane short-job kernel (GMAC jobs still
@@ -229,7 +233,7 @@ static const struct mbgcmi_gcm_ops ops_by32 = {
 static const struct mbgcmi_gcm_ops ops_by32h = {
     BY32_OPS_KERNELS,
     .whole = mbgcmi_avx512_by32_gcm,
-    .whole12 = mbgcmi_avx512_by32_whole12,
+    .whole12 = mbgcmi_avx512_by32h_whole12,
     .jobs12 = mbgcmi_avx512_gcm12_jobs,
     .jobs12_enc_from = BY32H_JOBS12_ENC_FROM,
     .jobs12_enc_below = BY32H_JOBS12_ENC_BELOW,

@@ -54,9 +54,10 @@ mbgcmi_whole12_op mbgcmi_avx512_small12, mbgcmi_avx512_small12p;
 mbgcmi_whole12_op mbgcmi_avx512_tiny12, mbgcmi_avx512_tiny12g;
 
 /* gcm_small_avx512.asm: the variants' whole12 (arch_avx512.c has the routing and why), each
-   choosing small12, the avx2 short path or the variant's own kernel by the lengths: by16's,
-   and by32's (also by32h's). */
-mbgcmi_whole12_op mbgcmi_avx512_by16_whole12, mbgcmi_avx512_by32_whole12;
+   choosing small12, tiny12, the avx2 short path or the variant's own kernel by the lengths:
+   by16's, by32's and by32h's. */
+mbgcmi_whole12_op mbgcmi_avx512_by16_whole12, mbgcmi_avx512_by32_whole12,
+    mbgcmi_avx512_by32h_whole12;
 
 /* gcm_x4_avx512.asm: the four-lane kernel (core/group.h's lane-kernel contract). */
 unsigned mbgcmi_avx512_lanes(struct mbgcmi_group *g);

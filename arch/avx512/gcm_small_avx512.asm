@@ -557,19 +557,34 @@ mbgcmi_avx512_by16_whole12:
         jmp     mbgcmi_avx512_gcm12 wrt ..plt
 
 ; int mbgcmi_avx512_by32_whole12(...as mbgcmi_avx512_small12...)
+; int mbgcmi_avx512_by32h_whole12(...as mbgcmi_avx512_small12...)
 ;   The by32 and by32h variants' whole12 (arch_avx512.c): messages of at most 512 bytes with at
-;   most 16 bytes of AAD to mbgcmi_avx512_small12, except those of 16 bytes or less, which go to
-;   the avx2 short path; with 17..64 bytes of AAD while len + aad_len <= 464, small12 too; the
-;   rest to mbgcmi_avx512_by32_gcm12. Register use: rax (len + aad_len), public.
+;   most 16 bytes of AAD to mbgcmi_avx512_small12, except those of 16 bytes or less (GMAC calls
+;   included), which go to tiny12 / tiny12g (by32) or the avx2 short path (by32h: Zen 4, where
+;   tiny12 was not measured and the ymm short path beat the zmm kernels at this size); with
+;   17..64 bytes of AAD while len + aad_len <= 464, small12 too; the rest to
+;   mbgcmi_avx512_by32_gcm12. Register use: rax (len + aad_len), public.
 extern mbgcmi_avx512_by32_gcm12
 global mbgcmi_avx512_by32_whole12:function hidden
 mbgcmi_avx512_by32_whole12:
         cmp     rcx, 16
+        ja      mbgcmi_avx512_by32h_whole12.b_wide
+        cmp     r9, 16
+        ja      mbgcmi_avx512_by32h_whole12.b_mid
+        test    r9, r9
+        jz      mbgcmi_avx512_tiny12g
+        jmp     mbgcmi_avx512_tiny12
+global mbgcmi_avx512_by32h_whole12:function hidden
+mbgcmi_avx512_by32h_whole12:
+        cmp     rcx, 16
         ja      .b_wide
+        cmp     r9, 16
+        jbe     .b_avx2
+.b_mid:
         cmp     r9, 512
         ja      .b_by32
-        cmp     r9, 16
-        ja      mbgcmi_avx512_small12
+        jmp     mbgcmi_avx512_small12
+.b_avx2:
         jmp     mbgcmi_avx2_gcm12 wrt ..plt
 .b_wide:
         cmp     rcx, 64
