@@ -333,6 +333,12 @@ static int is_space(uint8_t b)
     return b == '\n' || b == '\r' || b == ' ' || b == '\t';
 }
 
+/* 1 for the raw key lengths the tool takes (Cobblestone's: AES-128 and AES-256) */
+static int key_len_ok(size_t n)
+{
+    return n == 16 || n == 32;
+}
+
 /* A key source of the wrong shape: one line that says what is wrong and how to fix it.
    |more| is set when the source holds more than the |n| bytes read; |file| is the key file's
    name, or NULL for a descriptor. */
@@ -370,15 +376,15 @@ static int key_shape_error(const char *what, const char *file, const uint8_t *b,
     if (n > 0 && b[n - 1] == '\n') {
         /* A line end is LF or CR LF; a raw key may itself end in a CR byte, so LF alone is
            taken when that leaves a key length. */
-        const int crlf = n >= 2 && b[n - 2] == '\r' && n - 1 != 16 && n - 1 != 32;
+        const int crlf = n >= 2 && b[n - 2] == '\r' && !key_len_ok(n - 1);
         const size_t k = n - 1 - (size_t)crlf;
-        if ((k == 16 || k == 32) && file != NULL) {
+        if (key_len_ok(k) && file != NULL) {
             return die(EX_USAGE,
                        "the key from %s has %zu bytes: %zu key bytes and a line end; a key is "
                        "exactly 16 or 32 raw bytes, no newline: remove it (truncate -s %zu %s)",
                        what, n, k, k, file);
         }
-        if (k == 16 || k == 32) {
+        if (key_len_ok(k)) {
             return die(EX_USAGE,
                        "the key from %s has %zu bytes: %zu key bytes and a line end; a key is "
                        "exactly 16 or 32 raw bytes, no newline: remove the line end",
@@ -413,7 +419,7 @@ static int read_key_fd(struct cmd *c, int fd, const char *what, const char *file
     while (hex < n && hex_val(buf[hex]) >= 0) {
         hex++;
     }
-    if ((n != 16 && n != 32) || hex == n) {
+    if (!key_len_ok(n) || hex == n) {
         const int rc = key_shape_error(what, file, buf, n < KEY_READ_MAX ? n : KEY_READ_MAX,
                                        n > KEY_READ_MAX);
         explicit_bzero(buf, sizeof buf);
@@ -435,7 +441,7 @@ static int load_key(struct cmd *c)
     if (c->key_hex != NULL) {
         uint8_t *k = NULL;
         size_t n = 0;
-        if (hex_decode(c->key_hex, &k, &n) != 0 || (n != 16 && n != 32)) {
+        if (hex_decode(c->key_hex, &k, &n) != 0 || !key_len_ok(n)) {
             if (k != NULL) {
                 explicit_bzero(k, n);
                 free(k);
