@@ -370,7 +370,9 @@ typedef struct mbgcm_job {
 
 /* mbgcm_get_next_job returns the ring slot to fill next. Never NULL for a valid manager; the
    same slot until it is submitted. The slot keeps the fields of the job that used it before:
-   set them all. */
+   set them all. It may be the slot of a job returned before this call (which is why a
+   returned job is valid only until then): a job that ran at once in an empty ring leaves its
+   slot to the next job. */
 MBGCM_API mbgcm_job *mbgcm_get_next_job(mbgcm_mgr *m);
 /* mbgcm_submit_job submits the slot from mbgcm_get_next_job. It may run the lanes (lanes
    full, ring full, a timed-out job). Returns the oldest job if it is complete (the caller now

@@ -6,7 +6,8 @@
  * Invariants
  *  - head and tail count the jobs returned and submitted (free-running, slot = count & qmask):
  *    slots head .. tail-1 are the jobs submitted and not returned, in submission order; slot
- *    tail is the one get_next_job hands out. submit never leaves the ring full: when
+ *    tail is the one get_next_job hands out. A job that submit runs and returns at once in
+ *    an empty ring counts in neither: its slot is handed out again. submit never leaves the ring full: when
  *    tail - head reaches queue_size it completes the oldest job and returns it. (Two counters,
  *    each written by one call, rather than a head and a count that submit and return both
  *    update: one load and store fewer per job.)
@@ -298,19 +299,21 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
     }
     const unsigned tail = m->tail;
     mbgcm_job *job = &m->ring[tail & m->qmask];
-    m->tail = tail + 1;
     /* The quick path: a job submit_routed would send straight to whole12 (ring12_from),
        submitted to an empty ring. Nothing is pending then, in the lanes or the short-job
        classes (burst jobs never stay), so there is no timeout to check and no room to make:
-       the job runs, completes and comes back as the oldest. */
+       the job runs, completes and comes back as the oldest. The ring stays empty and its
+       counters where they were: the next mbgcm_get_next_job hands out this slot again (a
+       returned job stays valid until then), so a ring run one job at a time writes one slot,
+       which stays in the L1 cache, rather than walking all queue_size of them. */
     if (tail == m->head && (uint64_t)job->len >= m->ring12_from && linear12_valid(job)) {
         m->jobs++;
         m->bytes += job->len;
         m->single++;
         single12_now(m, m->arch->ops, job);
-        m->head = tail + 1;
         return job;
     }
+    m->tail = tail + 1;
     return submit_routed(m, job, tail);
 }
 

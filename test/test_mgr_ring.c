@@ -24,6 +24,12 @@
  *                      burst, every tag length
  *   wipe_idle          once idle (drained by flush, after a burst, poll with nothing queued) the
  *                      lane state holds no key-derived data: every group is all zero
+ *   one_slot           the manager's own routing: a job that runs at once through an empty ring
+ *                      (12-byte IV, linear, from the arch's ring12_from) comes back from its
+ *                      submit and the next get_next_job hands out its slot again (the ring
+ *                      stays empty, so a ring run one job at a time keeps writing one slot);
+ *                      mixed with jobs that wait in lanes, every job still comes back in order
+ *                      with its outputs
  *   create_errors      bad lanes and queue sizes, unknown arch names, NULL out, mbgcm_mgr_new
  *                      returning NULL, mbgcm_mgr_arch names
  *   null_and_last_error  NULL-manager calls, submit_burst(NULL, n>0) and mbgcm_mgr_last_error,
@@ -64,6 +70,9 @@ struct drv {
     char ctx[200];
 };
 
+/* drv_init's |thr| that leaves the manager's routing as the arch sets it */
+#define DRV_ARCH_ROUTING (UINT64_MAX - 1)
+
 static void drv_init(struct drv *d, int cfg, unsigned lanes, unsigned q, uint64_t thr,
                      const char *what)
 {
@@ -71,12 +80,18 @@ static void drv_init(struct drv *d, int cfg, unsigned lanes, unsigned q, uint64_
     d->cfg = cfg;
     d->q = q ? q : MBGCMI_DEFAULT_QUEUE;
     d->m = tu_mgr_open(cfg, lanes, q, 0);
-    mbgcmi_mgr_set_single_min_len(d->m, thr);
+    if (thr != DRV_ARCH_ROUTING) {
+        mbgcmi_mgr_set_single_min_len(d->m, thr);
+    }
     d->cap = d->q;
     d->t = tu_xmalloc(d->cap * sizeof *d->t);
     d->slot = tu_xmalloc(d->cap * sizeof *d->slot);
-    snprintf(d->ctx, sizeof d->ctx, "%s arch=%s lanes=%u queue=%u single_min=%llu (seed "
-             "0x%016llx)", what, tu_mgr_label(cfg), lanes, q, (unsigned long long)thr,
+    char route[32] = "the arch's";
+    if (thr != DRV_ARCH_ROUTING) {
+        snprintf(route, sizeof route, "%llu", (unsigned long long)thr);
+    }
+    snprintf(d->ctx, sizeof d->ctx, "%s arch=%s lanes=%u queue=%u single_min=%s (seed "
+             "0x%016llx)", what, tu_mgr_label(cfg), lanes, q, route,
              (unsigned long long)tu_seed());
 }
 
@@ -1049,6 +1064,70 @@ static void process_mode(void **state)
     }
 }
 
+/* ---- one_slot ------------------------------------------------------------------------------- */
+static void one_slot_cfg(int cfg)
+{
+    need(cfg);
+    char label[64];
+    snprintf(label, sizeof label, "mgr_ring/one_slot/%s", tu_mgr_label(cfg));
+    tu_rng r;
+    tu_rng_init(&r, label);
+    const int fast = tu_mgr_fast_lanes(cfg);
+    tu_key *keys = tu_keys_new(&r, 3, 0);
+    unsigned quick = 0;
+    uint64_t from = UINT64_MAX;
+    for (int rep = 0; rep < 4; rep++) {
+        static const unsigned lane_set[4] = {4, 8, 12, 16};
+        struct drv d;
+        drv_init(&d, cfg, lane_set[rep], 64, DRV_ARCH_ROUTING, "one_slot");
+        from = d.m->ring12_from;
+        for (int i = 0; i < 120; i++) {
+            tu_tjob *t;
+            tu_jspec sp;
+            memset(&sp, 0, sizeof sp);
+            if (tu_rng_below(&r, 6) == 0) {
+                t = rand_job(&r, keys, 3, fast, 5); /* may wait in lanes, or be invalid */
+            } else {
+                sp.key = &keys[tu_rng_below(&r, 3)];
+                sp.dir = tu_rng_below(&r, 2) ? MBGCM_ENCRYPT : MBGCM_DECRYPT;
+                sp.iv_len = 12;
+                sp.aad_len = (size_t)tu_rng_below(&r, 40);
+                /* (from the arch's ring12_from, where it has one, mostly) */
+                sp.len = (size_t)(tu_rng_below(&r, 4) ? tu_rng_below(&r, 300)
+                                                      : tu_rng_below(&r, 5000));
+                if (from != UINT64_MAX && tu_rng_below(&r, 4) != 0) {
+                    sp.len += (size_t)from;
+                }
+                sp.tag_len = tu_pick_tag_len(&r);
+                sp.in_place = (int)tu_rng_below(&r, 2);
+                sp.tamper = tu_rng_below(&r, 8) == 0;
+                t = tu_tjob_new(&r, &sp);
+            }
+            /* the quick path's rule (mgr.c): an empty ring and a valid linear job with a 12-byte
+               IV and at least ring12_from bytes of message */
+            const int at_once = d.cnt == 0 && sp.iv_len == 12 && (uint64_t)sp.len >= from;
+            mbgcm_job *s = drv_submit(&d, t, &r);
+            if (sp.key == NULL && tu_rng_below(&r, 2)) {
+                drv_drain(&d); /* (flush what waits: the ring is empty again) */
+            }
+            if (at_once) {
+                TU_CHECK(d.cnt == 0, "%s: a %zu-byte job into an empty ring did not come back "
+                         "from its submit", d.ctx, sp.len);
+                TU_CHECK(mbgcm_get_next_job(d.m) == s, "%s: after a job that ran at once, "
+                         "get_next_job did not hand out its slot again", d.ctx);
+                quick++;
+            }
+        }
+        drv_close(&d);
+    }
+    tu_keys_free(keys, 3);
+    if (from != UINT64_MAX) {
+        TU_CHECK(quick > 100, "%s: only %u jobs took the quick path", label, quick);
+    }
+    print_message("%s: %u jobs ran at once (ring12_from %llu)\n", label, quick,
+                  (unsigned long long)from);
+}
+
 #define PER_CFG(fn)                                                                             \
     static void fn##_generic(void **s) { (void)s; fn##_cfg(TU_ARCH("generic")); }              \
     static void fn##_aesni(void **s) { (void)s; fn##_cfg(TU_ARCH("aesni")); }                  \
@@ -1061,6 +1140,7 @@ PER_CFG(free_pending)
 PER_CFG(after_invalid)
 PER_CFG(bad_tag)
 PER_CFG(wipe_idle)
+PER_CFG(one_slot)
 #define TESTS(fn)                                                                               \
     cmocka_unit_test(fn##_generic), cmocka_unit_test(fn##_aesni), cmocka_unit_test(fn##_avx2), \
         cmocka_unit_test(fn##_avx512), cmocka_unit_test(fn##_auto)
@@ -1092,6 +1172,7 @@ int main(int argc, char **argv)
         TESTS(after_invalid),
         TESTS(bad_tag),
         TESTS(wipe_idle),
+        TESTS(one_slot),
         cmocka_unit_test(create_errors),
         cmocka_unit_test(null_and_last_error),
     };
