@@ -22,9 +22,10 @@
  *     (k-fold Montgomery products, mont(V(a), hpow[H^k]) = V(a*H^k), Karatsuba halves), and
  *     the hash-key power kernels (portable, xmm, ymm, zmm) against each other on edge and
  *     random H: the same bytes, nothing written outside hpow/hkar;
- *   - the short-message kernels (mbgcmi_avx512_small12 and its split-pass twin small12p at
- *     every length 0..512, small12p also in chunks of 32 blocks at 513..2048, the avx2 arch's
- *     whole12 entries with short paths of 768 and 1024 bytes at every length 0..1040)
+ *   - the short-message kernels (mbgcmi_avx512_small12, its split-pass twin small12p and
+ *     small12k at every length 0..512, small12p and small12k also in chunks of 32 blocks at
+ *     513..2048, the avx2 arch's whole12 entries with short paths of 768 and 1024 bytes at
+ *     every length 0..1040)
  *     and the by32 kernel's whole12 at every length 0..1552 (every tail pass) against OpenSSL,
  *     whatever lengths the one-shot routing sends them;
  *   - the by32 variant's pipelined burst kernel (mbgcmi_avx512_by32_jobs12) on shuffled lists
@@ -865,9 +866,9 @@ static void hpowers_kernels(void **state)
 
 /* ---- the short-message kernels ------------------------------------------------------------ */
 /* The whole12 kernels with a short path, called directly (whatever lengths the one-shot routing
-   gives them): mbgcmi_avx512_small12 and _small12p (one pass, up to three passes) for every
-   message length 0..512 (small12p also 513..2048: chunks of 32 blocks), mbgcmi_avx512_tiny12
-   for every length 1..16 and _tiny12g (GMAC) with every AAD length 0..16 (six keys and tag
+   gives them): mbgcmi_avx512_small12, _small12p and _small12k (one pass, up to three passes,
+   one pass) for every message length 0..512 (small12p and small12k also 513..2048: chunks of
+   32 blocks), mbgcmi_avx512_tiny12 for every length 1..16 and _tiny12g (GMAC) with every AAD length 0..16 (six keys and tag
    lengths each), mbgcmi_avx2_gcm12 (short path up to 1024 bytes) for every length 0..1040
    (both sides of the limit), and mbgcmi_avx512_by32_gcm12 for every length 0..1552 (every
    tail size, 1..511 bytes: one to eight zmm in its pass, with no whole group before it, one
@@ -899,6 +900,8 @@ static void whole12_all_lengths(void **state)
         {"avx512 small12p", "avx512", mbgcmi_avx512_small12p, 0, 512, 2},
         /* small12p in chunks of 32 blocks (33..128 blocks, AAD of at most 64 bytes) */
         {"avx512 small12p chunks", "avx512", mbgcmi_avx512_small12p, 513, 2048, 4},
+        {"avx512 small12k", "avx512", mbgcmi_avx512_small12k, 0, 512, 2},
+        {"avx512 small12k chunks", "avx512", mbgcmi_avx512_small12k, 513, 2048, 4},
         {"avx512 tiny12", "avx512", mbgcmi_avx512_tiny12, 1, 16, 0},
         {"avx512 tiny12g", "avx512", mbgcmi_avx512_tiny12g, 0, 0, 0},
         /* the variants' whole12 dispatchers: every route (small12 to its limits, the avx2

@@ -46,8 +46,9 @@ int mbgcmi_avx512_by32_gcm12(const struct mbgcmi_key *k, const uint8_t *iv, cons
 void mbgcmi_avx512_by32_jobs12(mbgcm_job *const *jobs, size_t n);
 /* gcm_small_avx512.asm: whole12 for messages of at most 512 bytes with at most 16 bytes of
    AAD, nothing on the stack; small12 makes an encrypt's key stream in one pass of zmm (AMD
-   cores), small12p in up to three (Intel cores). */
-mbgcmi_whole12_op mbgcmi_avx512_small12, mbgcmi_avx512_small12p;
+   cores), small12p in up to three (Intel cores); small12p and small12k (small12 with the
+   chunks) also take 513..2048 bytes with at most 64 bytes of AAD, in chunks of 32 blocks. */
+mbgcmi_whole12_op mbgcmi_avx512_small12, mbgcmi_avx512_small12p, mbgcmi_avx512_small12k;
 /* gcm_small_avx512.asm: whole12 for a message of one block or less (1..16 bytes) with at most
    16 bytes of AAD, no frame, one zmm for the AES chain and one for GHASH; tiny12g the same for
    a GMAC call (no message) with at most 16 bytes of AAD. */

@@ -104,7 +104,8 @@ POLICY = {
                            'return value: the tag result, public by design, computed over all '
                            '16 bytes without a branch')
                           for f in ('mbgcmi_avx512_small12', 'mbgcmi_avx512_small12p',
-                                    'mbgcmi_avx512_tiny12', 'mbgcmi_avx512_tiny12g')]),
+                                    'mbgcmi_avx512_small12k', 'mbgcmi_avx512_tiny12',
+                                    'mbgcmi_avx512_tiny12g')]),
     'hpowers_avx512': dict(
         plan='arch/avx512/hpowers_avx512.asm "Register plan": rdi k only, no branch, no stack',
         flag_regs={}, public_mem=[], declassify=[]),

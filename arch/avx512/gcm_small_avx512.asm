@@ -1,8 +1,8 @@
 ; SPDX-License-Identifier: BSD-3-Clause
 ; gcm_small_avx512.asm — one short message with a 12-byte IV in one pass of zmm: the `avx512`
 ; arch's one-shot path for messages of at most 512 bytes with at most 16 bytes of AAD, and for
-; shorter ones with 17..64 bytes of AAD; small12p also takes 513..2048 bytes with at most 64
-; bytes of AAD in chunks of 32 blocks (.chunk below). arch_avx512.c decides which variant sends
+; shorter ones with 17..64 bytes of AAD; small12p and small12k (small12 with chunks) also take
+; 513..2048 bytes with at most 64 bytes of AAD in chunks of 32 blocks (.chunk below). arch_avx512.c decides which variant sends
 ; which lengths here; docs/perf.md has the measurements.
 ;
 ; Why a kernel of its own: one such message is bound by latency, not by the ports. Its key
@@ -54,9 +54,11 @@
 ;                           size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
 ;                           uint8_t *tag, size_t tag_len_dec)
 ; int mbgcmi_avx512_small12p(...the same...)
+; int mbgcmi_avx512_small12k(...the same...)
 ;   As struct mbgcmi_gcm_ops.whole12 (core/gcm.h) for len <= 512 and aad_len <= 16, or
 ;   aad_len <= 64 with ceil(len / 16) + ceil(aad_len / 16) <= 31 (the caller's routing
-;   guarantees it; .wide_aad below); small12p also for 513 <= len <= 2048 with aad_len <= 64:
+;   guarantees it; .wide_aad below); small12p and small12k also for 513 <= len <= 2048 with
+;   aad_len <= 64:
 ;   encrypt writes the output and tag_len bytes of tag,
 ;   returns 0; decrypt reads the expected tag before writing anything (it may lie in out),
 ;   writes the output, compares tag_len bytes without an early exit and returns 1 when they
@@ -73,7 +75,7 @@
 ;   zmm11 BSWAP  zmm12-14 LO/MI/HI  zmm15-19 scratch (reflected blocks, power rows, products)
 ;   zmm29/30 eight message zmm: message zmm 0's power and (small12) Karatsuba rows
 ;   xmm20    the expected tag (decrypt)
-;   chunks (small12p, 33..128 blocks): rdx HPOW(33) in the full chunks; rcx the chunk's
+;   chunks (33..128 blocks): rdx HPOW(33) in the full chunks; rcx the chunk's
 ;            SZKD row; xmm17 H^33; xmm30 L; zmm29 the last chunk's first row for t' = 31, 32
 ;            (lane 0 H^33 for t' = 32); zmm31 SFIX[k] (zero in every other call: SBODY 8 XORs
 ;            it into counter row 7); esi bit 9 set
@@ -102,7 +104,7 @@ SCTR:
 %endrep
 SJ0:            dd 0, 0, 0, 1 << 24
 align 64
-; A long message's chunk k (32 blocks each; small12p's .chunk) has counters 32k+2..32k+33: for
+; A long message's chunk k (32 blocks each; .chunk) has counters 32k+2..32k+33: for
 ; the first 30 of them SCTR's 2..31 XOR 32k (no carry), so ZK takes 32k in the counter byte,
 ; as a step from chunk k-1 (SZKD[k] = 32(k-1) ^ 32k; chunk 0: 0); the last two, SCTR's 32 and
 ; 33 (row 7, lanes 2 and 3), then want SFIX[k] = (32 + 32k) ^ (32 ^ 32k) XORed in as well
@@ -229,6 +231,18 @@ section .text
         vpternlogq %1 %+ 14, %1 %+ 13, %1 %+ 19, 0x96
 %endmacro
 
+; SMI_START: MI (xmm13) of a product that starts LO/MI/HI (xmm12-14) from its two cross
+; products (xmm13, xmm19), in the form the rows' products add to: schoolbook (SMALL_SB), or
+; Karatsuba's (a0 ^ a1)(b0 ^ b1) = the cross products ^ LO ^ HI
+%macro SMI_START 0
+%if SMALL_SB
+        vpxorq  xmm13, xmm13, xmm19
+%else
+        vpxorq  xmm13, xmm13, xmm19
+        vpternlogq xmm13, xmm12, xmm14, 0x96
+%endif
+%endmacro
+
 ; SH33: xmm17 = H^33 = H^32 H^1; xmm12-14, 16, 19 scratch
 %macro SH33 0
         vmovdqu64 xmm16, [rdi + HPOW(32)]
@@ -300,6 +314,7 @@ section .text
 %if _c1
         vmovdqu64 zmm16, [rdx + 16 + 64 * (%1)]
 %define _hrow zmm16
+%define _krow [rdx + 16 + 64 * (%1) + KEY_HKAR - KEY_HPOW]
 %elif (%1) == 0 && _nz == 8
 %define _hrow zmm29
 %define _krow zmm30
@@ -404,7 +419,7 @@ section .text
         kmovq   k1, rax
 %assign _i 0
 %rep _nz
-%if SMALL_SB && _i == 7
+%if SMALL_CHUNKS && _i == 7
         vmovdqa64 M_7, [SCTR + 64 * 7]                  ; (a long message's second half:
         vpternlogq M_7, zmm5, zmm31, 0x96               ; SFIX in zmm31, else zero)
 %else
@@ -449,10 +464,11 @@ section .text
         jmp     .final
 %endmacro
 
-; CBODY1: a full chunk of a message of 33..128 blocks (small12p only, .chunk): 32 blocks in
-; all eight message zmm, counters SCTR's XOR ZK (zmm5, the chunk's ZK) and, for row 7, SFIX[k]
-; (zmm31), no mask, no J0; encrypt in three passes (3, 3, 2 zmm: one of eight took 3-14% more
-; time, two of four up to 7%), decrypt in one pass with the ciphertext loaded and hashed
+; CBODY1: a full chunk of a message of 33..128 blocks (.chunk): 32 blocks in all eight message
+; zmm, counters SCTR's XOR ZK (zmm5, the chunk's ZK) and, for row 7, SFIX[k] (zmm31), no mask,
+; no J0; encrypt in three passes with SMALL_SPLIT (3, 3, 2 zmm: on the Intel Xeon guest one of
+; eight took 3-14% more time, two of four up to 7%), else in one (on Zen 5 two of four took
+; 4-24% more time), decrypt in one pass with the ciphertext loaded and hashed
 ; between the rounds, as SBODY; each zmm's products (SGH, _c1: the rows at rdx + 16 + 64i,
 ; rdx = HPOW(33)) into LO/MI/HI, which the caller reduces to S_(k+1)
 %macro CBODY1 0
@@ -477,6 +493,7 @@ section .text
 %endrep
         jmp     %%done
 %%pass:
+%if SMALL_SPLIT
         SROUNDS 3, 0, 0, 0
         SENC_OUT 0, 3
         mov     eax, [rdi + KEY_ROUNDS]
@@ -485,6 +502,10 @@ section .text
         mov     eax, [rdi + KEY_ROUNDS]
         SROUNDS 2, 0, 6, 0
         SENC_OUT 6, 8
+%else
+        SROUNDS 8, 0, 0, 0
+        SENC_OUT 0, 8
+%endif
 %%done:
 %assign _c1 0
 %endmacro
@@ -508,6 +529,7 @@ section .text
 %define BY16_SMALL_MAX 512
 %define BY16_CHUNKS_MAX 2048
 %define BY16_CHUNKS_ENC_MAX 1024
+%define BY32_DEC_CHUNKS_MAX 992
 extern mbgcmi_avx2_gcm12
 extern mbgcmi_avx512_gcm12
 global mbgcmi_avx512_by16_whole12:function hidden
@@ -544,7 +566,7 @@ mbgcmi_avx512_by16_whole12:
         jbe     mbgcmi_avx512_small12p                  ; up to BY16_CHUNKS_MAX
         cmp     r9, BY16_CHUNKS_MAX
         ja      .w_by16
-        test    byte [rsp + 25], 1                      ; tag_len_dec bit 8: decrypt
+        test    dword [rsp + 24], 0x100                 ; tag_len_dec bit 8: decrypt
         jnz     mbgcmi_avx512_small12p
         jmp     .w_by16
 .w_other:
@@ -561,8 +583,10 @@ mbgcmi_avx512_by16_whole12:
 ;   The by32 and by32h variants' whole12 (arch_avx512.c): messages of at most 512 bytes with at
 ;   most 16 bytes of AAD to mbgcmi_avx512_small12, except those of 16 bytes or less (GMAC calls
 ;   included), which go to tiny12 / tiny12g (by32) or the avx2 short path (by32h: Zen 4, where
-;   tiny12 was not measured and the ymm short path beat the zmm kernels at this size); with
-;   17..64 bytes of AAD while len + aad_len <= 464, small12 too; the rest to
+;   tiny12 was not measured and the ymm short path beat the zmm kernels at this size); by32's
+;   decrypts of 513..BY32_DEC_CHUNKS_MAX bytes with at most 16 bytes of AAD to small12k, in
+;   chunks (its encrypts, whose GHASH waits for the key stream, stay with by32's split passes);
+;   with 17..64 bytes of AAD while len + aad_len <= 464, small12 too; the rest to
 ;   mbgcmi_avx512_by32_gcm12. Register use: rax (len + aad_len), public.
 extern mbgcmi_avx512_by32_gcm12
 global mbgcmi_avx512_by32_whole12:function hidden
@@ -570,7 +594,17 @@ mbgcmi_avx512_by32_whole12:
         cmp     rcx, 16
         ja      mbgcmi_avx512_by32h_whole12.b_wide
         cmp     r9, 16
-        ja      mbgcmi_avx512_by32h_whole12.b_mid
+        jbe     .b_tiny
+        cmp     r9, 512
+        jbe     mbgcmi_avx512_small12
+        cmp     r9, BY32_DEC_CHUNKS_MAX                 ; decrypts of 513..BY32_DEC_CHUNKS_MAX
+        ja      mbgcmi_avx512_by32h_whole12.b_by32      ; bytes: small12k (in chunks)
+        test    dword [rsp + 24], 0x100                 ; tag_len_dec bit 8: decrypt (a
+        jnz     mbgcmi_avx512_small12k                  ; load from where the caller's push
+                                                        ; wrote: the byte at +25 cost the
+                                                        ; encrypts here 2-5% on Zen 5)
+        jmp     mbgcmi_avx512_by32h_whole12.b_by32
+.b_tiny:
         test    r9, r9
         jz      mbgcmi_avx512_tiny12g
         jmp     mbgcmi_avx512_tiny12
@@ -614,7 +648,7 @@ mbgcmi_avx512_by32h_whole12:
         vpxorq  xmm4, xmm5, [SJ0]                       ; J0, whitened
         ; [A | L] times [H^(t+2) | H^1] starts LO/MI/HI
         vmovdqa64 zmm11, [BSWAP]
-%if SMALL_SB
+%if SMALL_CHUNKS
         vpxorq  xmm31, xmm31, xmm31                     ; (SFIX only for a long message)
 %endif
         lea     rax, [r9 * 8]
@@ -633,7 +667,7 @@ mbgcmi_avx512_by32h_whole12:
         and     eax, -16                                ; 16 t
         lea     rdx, [rdi + KEY_HPOW + 30 * 16]
         sub     rdx, rax                                ; HPOW(t + 2)
-%if SMALL_SB
+%if SMALL_CHUNKS
         cmp     eax, 32 * 16
         ja      .chunk
 %endif
@@ -655,7 +689,7 @@ mbgcmi_avx512_by32h_whole12:
         kmovq   k3, rax
         vmovdqu8 zmm15{k3}{z}, [rdx]
         vpshufb zmm15, zmm15, zmm11
-%if SMALL_SB
+%if SMALL_CHUNKS
         cmp     r9, 512
         ja      .chunk_wide
 %endif
@@ -728,10 +762,10 @@ mbgcmi_avx512_by32h_whole12:
 %endif
 .far_a:
         SAL_MUL
-%if SMALL_SB
+%if SMALL_CHUNKS
         jmp     .pre_done
 .chunk:
-        ; t = 33..128 (513..2048 bytes; small12p only): chunks of 32 blocks, then a last one of
+        ; t = 33..128 (513..2048 bytes): chunks of 32 blocks, then a last one of
         ; t' = 1..32 blocks, by Horner's rule over the chunks: S_1 = A H^33 ^ C_1 H^32 ^ .. ^
         ; C_32 H^1 and S_(k+1) = S_k H^32 ^ C_(32k+1) H^32 ^ .. ^ C_(32k+32) H^1 (CBODY1, reduced
         ; while the next chunk runs); the last chunk is the one-pass kernel for t' blocks with S
@@ -749,7 +783,7 @@ mbgcmi_avx512_by32h_whole12:
         vpclmulqdq xmm13, xmm15, xmm17, 0x01
         vpclmulqdq xmm19, xmm15, xmm17, 0x10
         vpclmulqdq xmm14, xmm15, xmm17, 0x11
-        vpxorq  xmm13, xmm13, xmm19
+        SMI_START
         lea     rcx, [SZKD]
         lea     rdx, [rdi + KEY_HPOW - 16]              ; HPOW(33): rows HPOW(32 - 4i)
         jmp     .c_body
@@ -779,7 +813,7 @@ mbgcmi_avx512_by32h_whole12:
         vpclmulqdq xmm13, xmm14, xmm16, 0x01
         vpclmulqdq xmm19, xmm14, xmm16, 0x10
         vpclmulqdq xmm14, xmm14, xmm16, 0x11
-        vpxorq  xmm13, xmm13, xmm19
+        SMI_START
 .c_body:
         ; the next chunk's input lines (those within the message) prefetched: with keys and
         ; data beyond the caches 7-16% less time for decrypts of 1100-1420 bytes; in the
@@ -798,7 +832,7 @@ mbgcmi_avx512_by32h_whole12:
         vpxorq  zmm5, zmm5, [rcx]                       ; chunk k's counters
         vmovdqa64 zmm31, [rcx + SFIX - SZKD]
         CBODY1
-        SREDUCE 12, 13, 14, 15, 1                       ; S_(k+1) (V form) in xmm14
+        SREDUCE 12, 13, 14, 15, SMALL_SB                ; S_(k+1) (V form) in xmm14
         add     r8, 512
         add     r10, 512
         sub     r9, 512
@@ -816,16 +850,31 @@ mbgcmi_avx512_by32h_whole12:
         cmp     eax, 30 * 16
         ja      .c_far
         vmovdqu64 xmm16, [rdx + 16]                     ; H^(t' + 1)
+%if SMALL_SB == 0
+        vmovdqu64 xmm17, [rdx + 16 + KEY_HKAR - KEY_HPOW] ; (H^33 no longer needed)
+%endif
         jmp     .c_mul
 .c_far:
         ; t' = 31, 32: the first zmm's row HPOW(t' + 1) in zmm29 (SBODY 8 does not load it for
-        ; t' > 30); for t' = 32 its lane 0 (past the key's powers) is H^33
+        ; t' > 30), and without SMALL_SB its Karatsuba row in zmm30; for t' = 32 their lane 0
+        ; (past the key's powers) is H^33 and its operand
         vmovdqu64 zmm29, [rdx + 16]
+%if SMALL_SB == 0
+        vmovdqu64 zmm30, [rdx + 16 + KEY_HKAR - KEY_HPOW]
+%endif
         cmp     eax, 32 * 16
         jne     .c_far31
         vinserti32x4 zmm29, zmm29, xmm17, 0
+%if SMALL_SB == 0
+        vpshufd xmm16, xmm17, 0x4e
+        vpxorq  xmm16, xmm16, xmm17
+        vinserti32x4 zmm30, zmm30, xmm16, 0
+%endif
 .c_far31:
         vmovdqa64 xmm16, xmm29
+%if SMALL_SB == 0
+        vmovdqa64 xmm17, xmm30
+%endif
 .c_mul:
         SAL_MUL                                         ; LO/MI/HI start
 %endif
@@ -869,7 +918,7 @@ mbgcmi_avx512_by32h_whole12:
         STAG    12, 13, 14, 15, 11, 4, SMALL_SB
         ; clear what this path wrote: zmm21-30 only beyond four message zmm (M_4..M_7, D_4..D_7,
         ; the eight-zmm and t = 31, 32 rows), zmm7-10 only decrypting; zmm11 is BSWAP
-%if SMALL_SB
+%if SMALL_CHUNKS
         test    esi, 0x200                              ; a long message: zmm21-31 too
         jz      .clear_short
         SCLEAR  31, 31
@@ -898,12 +947,25 @@ global mbgcmi_avx512_small12:function hidden
 mbgcmi_avx512_small12:
 %assign SMALL_SPLIT 0
 %assign SMALL_SB 0
+%assign SMALL_CHUNKS 0
+        SMALL12_FN
+
+; mbgcmi_avx512_small12k: small12 with the chunks (the by32 variant's decrypts of 513 bytes and
+; more); an entry of its own, since the chunks' few extra instructions at entry and in the
+; register clear (the SFIX row, the long-message flag) took 1-3% from small12's calls of up to
+; 512 bytes on the Zen 5 guest
+global mbgcmi_avx512_small12k:function hidden
+mbgcmi_avx512_small12k:
+%assign SMALL_SPLIT 0
+%assign SMALL_SB 0
+%assign SMALL_CHUNKS 1
         SMALL12_FN
 
 global mbgcmi_avx512_small12p:function hidden
 mbgcmi_avx512_small12p:
 %assign SMALL_SPLIT 1
 %assign SMALL_SB 1
+%assign SMALL_CHUNKS 1
         SMALL12_FN
 
 
