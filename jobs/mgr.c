@@ -7,10 +7,10 @@
  *  - head and tail count the jobs returned and submitted (free-running, slot = count & qmask):
  *    slots head .. tail-1 are the jobs submitted and not returned, in submission order; slot
  *    tail is the one get_next_job hands out. A job that submit runs and returns at once in
- *    an empty ring counts in neither: its slot is handed out again. submit never leaves the ring full: when
- *    tail - head reaches queue_size it completes the oldest job and returns it. (Two counters,
- *    each written by one call, rather than a head and a count that submit and return both
- *    update: one load and store fewer per job.)
+ *    an empty ring counts in neither: its slot is handed out again. submit never leaves the
+ *    ring full: when tail - head reaches queue_size it completes the oldest job and returns
+ *    it. (Two counters, each written by one call, rather than a head and a count that submit
+ *    and return both update: one load and store fewer per job.)
  *  - Every valid job goes into a lane or a short-job class at submit (or runs single-stream),
  *    so a job still PENDING is always in a lane or a class (sched.c, short.c). After each submit at
  *    least one lane is free: when the last free lane is taken, every group runs once (each run

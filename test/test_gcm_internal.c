@@ -867,19 +867,19 @@ static void hpowers_kernels(void **state)
 /* ---- the short-message kernels ------------------------------------------------------------ */
 /* The whole12 kernels with a short path, called directly (whatever lengths the one-shot routing
    gives them): mbgcmi_avx512_small12, _small12p and _small12k (one pass, up to three passes,
-   one pass) for every message length 0..512 (small12p and small12k also 513..2048: chunks of
-   32 blocks), mbgcmi_avx512_tiny12 for every length 1..16 and _tiny12g (GMAC) with every AAD length 0..16 (six keys and tag
-   lengths each), mbgcmi_avx2_gcm12 (short path up to 1024 bytes) for every length 0..1040
-   (both sides of the limit), and mbgcmi_avx512_by32_gcm12 for every length 0..1552 (every
-   tail size, 1..511 bytes: one to eight zmm in its pass, with no whole group before it, one
-   and two; its first pass of 24 blocks at 513..736); every AAD length 0..16 (cycling; for the
-   avx2 entries also 17..80 at every length: the short path's wide AAD and past it; for small12
-   also 17..64 wherever the message and AAD blocks together are at most 31, as the one-shot
-   routing sends them), the by16 and by32 variants' whole12 dispatchers (every route they take)
-   at every length 0..1552 with AAD of 0..80 bytes, every key size and tag length, encrypt and
-   decrypt, out of place and in place, against OpenSSL: output and tag, nothing written past
-   the message or the tag, a flipped bit of tag, ciphertext or AAD fails the tag (the caller
-   zeroes; the kernel returns 1). */
+   one pass) for every message length 0..512 (small12p and small12k also 513..2048: chunks of 32
+   blocks), mbgcmi_avx512_tiny12 for every length 1..16 and _tiny12g (GMAC) with every AAD
+   length 0..16 (six keys and tag lengths each), mbgcmi_avx2_gcm12 (short path up to 1024 bytes)
+   for every length 0..1040 (both sides of the limit), and mbgcmi_avx512_by32_gcm12 for every
+   length 0..1552 (every tail size, 1..511 bytes: one to eight zmm in its pass, with no whole
+   group before it, one and two; its first pass of 24 blocks at 513..736); every AAD length
+   0..16 (cycling; for the avx2 entries also 17..80 at every length: the short path's wide AAD
+   and past it; for small12 also 17..64 wherever the message and AAD blocks together are at most
+   31, as the one-shot routing sends them), the by16 and by32 variants' whole12 dispatchers
+   (every route they take) at every length 0..1552 with AAD of 0..80 bytes, every key size and
+   tag length, encrypt and decrypt, out of place and in place, against OpenSSL: output and tag,
+   nothing written past the message or the tag, a flipped bit of tag, ciphertext or AAD fails
+   the tag (the caller zeroes; the kernel returns 1). */
 typedef int (*whole12_fn)(const struct mbgcmi_key *, const uint8_t *, const uint8_t *, size_t,
                           const uint8_t *, size_t, uint8_t *, uint8_t *, size_t);
 

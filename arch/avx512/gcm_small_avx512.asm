@@ -2,8 +2,9 @@
 ; gcm_small_avx512.asm — one short message with a 12-byte IV in one pass of zmm: the `avx512`
 ; arch's one-shot path for messages of at most 512 bytes with at most 16 bytes of AAD, and for
 ; shorter ones with 17..64 bytes of AAD; small12p and small12k (small12 with chunks) also take
-; 513..2048 bytes with at most 64 bytes of AAD in chunks of 32 blocks (.chunk below). arch_avx512.c decides which variant sends
-; which lengths here; docs/perf.md has the measurements.
+; 513..2048 bytes with at most 64 bytes of AAD in chunks of 32 blocks (.chunk below).
+; arch_avx512.c decides which variant sends which lengths here; docs/perf.md has the
+; measurements.
 ;
 ; Why a kernel of its own: one such message is bound by latency, not by the ports. Its key
 ; stream is one AES pass over at most eight zmm of counter blocks and E_K(J0), each chain one
