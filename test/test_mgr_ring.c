@@ -58,6 +58,15 @@ static void need(int cfg)
     }
 }
 
+/* A per-arch test's start: skipped where |cfg| is not supported; |label| "mgr_ring/what/arch"
+   names the test in messages and seeds |r|. */
+static void cfg_begin(int cfg, const char *what, char label[64], tu_rng *r)
+{
+    need(cfg);
+    snprintf(label, 64, "mgr_ring/%s/%s", what, tu_mgr_label(cfg));
+    tu_rng_init(r, label);
+}
+
 /* ---- a small checked driver: one manager, its jobs in flight ------------------------------- */
 struct drv {
     mbgcm_mgr *m;
@@ -186,12 +195,10 @@ static tu_tjob *rand_job(tu_rng *r, const tu_key *keys, size_t nkeys, int fast, 
 /* ---- ring_full ------------------------------------------------------------------------------ */
 static void ring_full_cfg(int cfg)
 {
-    need(cfg);
-    tu_mgr_need_lanes(cfg);
     char label[64];
-    snprintf(label, sizeof label, "mgr_ring/full/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    cfg_begin(cfg, "full", label, &r);
+    tu_mgr_need_lanes(cfg);
     const int fast = tu_mgr_fast_lanes(cfg);
     tu_key *keys = tu_keys_new(&r, 4, 0);
     static const unsigned qs[4] = {1, 2, 4, 8};
@@ -263,12 +270,10 @@ static void ring_full_cfg(int cfg)
 /* ---- ring_capacity ---------------------------------------------------------------------------- */
 static void ring_capacity_cfg(int cfg)
 {
-    need(cfg);
-    tu_mgr_need_lanes(cfg);
     char label[64];
-    snprintf(label, sizeof label, "mgr_ring/capacity/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    cfg_begin(cfg, "capacity", label, &r);
+    tu_mgr_need_lanes(cfg);
     tu_key *keys = tu_keys_new(&r, 1, 0);
     static const unsigned qs[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 0, 65536};
     for (size_t qi = 0; qi < sizeof qs / sizeof qs[0]; qi++) {
@@ -340,11 +345,9 @@ static void ring_capacity_cfg(int cfg)
 /* ---- free_pending ------------------------------------------------------------------------------ */
 static void free_pending_cfg(int cfg)
 {
-    need(cfg);
     char label[64];
-    snprintf(label, sizeof label, "mgr_ring/free/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    cfg_begin(cfg, "free", label, &r);
     const int fast = tu_mgr_fast_lanes(cfg);
     tu_key *keys = tu_keys_new(&r, 3, 0);
     for (int scen = 0; scen < 40; scen++) {
@@ -446,11 +449,9 @@ static void many_managers(void **state)
 /* ---- after_invalid --------------------------------------------------------------------------- */
 static void after_invalid_cfg(int cfg)
 {
-    need(cfg);
     char label[64];
-    snprintf(label, sizeof label, "mgr_ring/invalid/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    cfg_begin(cfg, "invalid", label, &r);
     const int fast = tu_mgr_fast_lanes(cfg);
     tu_key *keys = tu_keys_new(&r, 3, 0);
     for (int bad = 1; bad < TU_BAD_COUNT; bad++) {
@@ -509,11 +510,9 @@ static void after_invalid_cfg(int cfg)
 /* ---- bad_tag ----------------------------------------------------------------------------------- */
 static void bad_tag_cfg(int cfg)
 {
-    need(cfg);
     char label[64];
-    snprintf(label, sizeof label, "mgr_ring/badtag/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    cfg_begin(cfg, "badtag", label, &r);
     tu_key *keys = tu_keys_new(&r, 3, 0);
     static const size_t tls[7] = {4, 8, 12, 13, 14, 15, 16};
     for (int single = 0; single < 2; single++) {
@@ -754,11 +753,9 @@ static void check_wiped(mbgcm_mgr *m, const char *ctx)
 
 static void wipe_idle_cfg(int cfg)
 {
-    need(cfg);
     char label[64];
-    snprintf(label, sizeof label, "mgr_ring/wipe/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    cfg_begin(cfg, "wipe", label, &r);
     const int fast = tu_mgr_fast_lanes(cfg);
     tu_key *keys = tu_keys_new(&r, 4, 0);
     for (int rep = 0; rep < 12; rep++) {
@@ -1067,11 +1064,9 @@ static void process_mode(void **state)
 /* ---- one_slot ------------------------------------------------------------------------------- */
 static void one_slot_cfg(int cfg)
 {
-    need(cfg);
     char label[64];
-    snprintf(label, sizeof label, "mgr_ring/one_slot/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    cfg_begin(cfg, "one_slot", label, &r);
     const int fast = tu_mgr_fast_lanes(cfg);
     tu_key *keys = tu_keys_new(&r, 3, 0);
     unsigned quick = 0;
