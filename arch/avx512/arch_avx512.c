@@ -74,10 +74,10 @@
    mbgcmi_avx512_by32h_whole12), as by16's. On Zen 5 by16's whole12 (small12p: schoolbook
    products, the chunks past 512 bytes) took 2-33% more time than by32's at 64-1024 bytes; but
    small12's own chunks (Karatsuba, one pass per chunk: the entry small12k) take by32's decrypts
-   of 513..992 bytes (with at most 16 bytes of AAD): 2-5% less time than by32's split passes
-   there in a quiet host phase, 5-19% in a busy one; its encrypts, whose GHASH must wait for
-   each chunk's key stream, stay with by32 (the chunks took 2-9% more time). by32h keeps by32
-   for every length past 512 (unmeasured on Zen 4). */
+   of 513..992 bytes (with at most 64 bytes of AAD): 2-5% less time than by32's split passes
+   there in a quiet host phase, 5-19% in a busy one (32 bytes of AAD: 1-6%, quiet); its
+   encrypts, whose GHASH must wait for each chunk's key stream, stay with by32 (the chunks took
+   2-9% more time). by32h keeps by32 for every length past 512 (unmeasured on Zen 4). */
 
 /* The by16 variant's ring (Intel Xeon guest, docs/perf.md): every job with a message and a
    12-byte IV runs at once through whole12, not the four-lane short-job kernel (GMAC jobs still

@@ -585,7 +585,7 @@ mbgcmi_avx512_by16_whole12:
 ;   most 16 bytes of AAD to mbgcmi_avx512_small12, except those of 16 bytes or less (GMAC calls
 ;   included), which go to tiny12 / tiny12g (by32) or the avx2 short path (by32h: Zen 4, where
 ;   tiny12 was not measured and the ymm short path beat the zmm kernels at this size); by32's
-;   decrypts of 513..BY32_DEC_CHUNKS_MAX bytes with at most 16 bytes of AAD to small12k, in
+;   decrypts of 513..BY32_DEC_CHUNKS_MAX bytes with at most 64 bytes of AAD to small12k, in
 ;   chunks (its encrypts, whose GHASH waits for the key stream, stay with by32's split passes);
 ;   with 17..64 bytes of AAD while len + aad_len <= 464, small12 too; the rest to
 ;   mbgcmi_avx512_by32_gcm12. Register use: rax (len + aad_len), public.
@@ -593,11 +593,12 @@ extern mbgcmi_avx512_by32_gcm12
 global mbgcmi_avx512_by32_whole12:function hidden
 mbgcmi_avx512_by32_whole12:
         cmp     rcx, 16
-        ja      mbgcmi_avx512_by32h_whole12.b_wide
+        ja      .b_wide
         cmp     r9, 16
         jbe     .b_tiny
         cmp     r9, 512
         jbe     mbgcmi_avx512_small12
+.b_dec:
         cmp     r9, BY32_DEC_CHUNKS_MAX                 ; decrypts of 513..BY32_DEC_CHUNKS_MAX
         ja      mbgcmi_avx512_by32h_whole12.b_by32      ; bytes: small12k (in chunks)
         test    dword [rsp + 24], 0x100                 ; tag_len_dec bit 8: decrypt (a
@@ -609,6 +610,15 @@ mbgcmi_avx512_by32_whole12:
         test    r9, r9
         jz      mbgcmi_avx512_tiny12g
         jmp     mbgcmi_avx512_tiny12
+.b_wide:
+        cmp     rcx, 64
+        ja      mbgcmi_avx512_by32h_whole12.b_by32
+        lea     rax, [r9 + rcx]
+        cmp     rax, 464
+        jbe     mbgcmi_avx512_small12
+        cmp     r9, 512
+        ja      .b_dec
+        jmp     mbgcmi_avx512_by32h_whole12.b_by32
 global mbgcmi_avx512_by32h_whole12:function hidden
 mbgcmi_avx512_by32h_whole12:
         cmp     rcx, 16
