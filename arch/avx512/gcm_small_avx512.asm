@@ -611,14 +611,11 @@ mbgcmi_avx512_by32_whole12:
         jz      mbgcmi_avx512_tiny12g
         jmp     mbgcmi_avx512_tiny12
 .b_wide:
+        cmp     r9, 512                                 ; up to 512 bytes: as by32h
+        jbe     mbgcmi_avx512_by32h_whole12.b_wide
         cmp     rcx, 64
         ja      mbgcmi_avx512_by32h_whole12.b_by32
-        lea     rax, [r9 + rcx]
-        cmp     rax, 464
-        jbe     mbgcmi_avx512_small12
-        cmp     r9, 512
-        ja      .b_dec
-        jmp     mbgcmi_avx512_by32h_whole12.b_by32
+        jmp     .b_dec
 global mbgcmi_avx512_by32h_whole12:function hidden
 mbgcmi_avx512_by32h_whole12:
         cmp     rcx, 16
