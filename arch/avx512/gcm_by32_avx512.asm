@@ -514,6 +514,48 @@ section .text
 %assign GKRAW 0
         GROUP_OUT_DEC_N %1
 %endmacro
+; BULK_PREFETCH: before the whole groups, the message's input from its second group on, at most
+; 1 KiB (the second and third groups, or the second group and the tail; nothing past the
+; message's end), is prefetched. Each group's input is loaded after the previous pass (a
+; decrypt's GROUP_NEXT_DEC, an encrypt's GROUP_OUT_ENC), so with a message beyond the caches
+; the misses came one after another, about a memory latency per group; LATER_GROUPS prefetches
+; (decrypting) from the fourth group on. rax scratch; eax = the rounds after it.
+%macro PF_PART 1                        ; offset: the lines of eax (0..511) bytes from there
+%assign _t 0
+%rep 8
+        cmp     eax, 64 * _t
+        jbe     %%end
+        prefetcht0 [rcx + (%1) + 64 * _t]
+%assign _t _t + 1
+%endrep
+%%end:
+%endmacro
+%macro BULK_PREFETCH 0
+        lea     rax, [rbx - 1024]                       ; bytes after the second group
+        cmp     rbx, 1024
+        jb      %%g2part
+%assign _t 0
+%rep 8
+        prefetcht0 [rcx + 512 + 64 * _t]
+%assign _t _t + 1
+%endrep
+        cmp     rax, 512
+        jae     %%g3
+        PF_PART 1024
+        jmp     %%done
+%%g3:
+%assign _t 0
+%rep 8
+        prefetcht0 [rcx + 1024 + 64 * _t]
+%assign _t _t + 1
+%endrep
+        jmp     %%done
+%%g2part:
+        add     rax, 512                                ; 0..511 bytes after the first group
+        PF_PART 512
+%%done:
+        mov     eax, [rdi + KEY_ROUNDS]
+%endmacro
 %macro BULK_DEC 1
         vmovdqa64 [rsp + GF_ETAG], xmm23
         BULK    1, %1
@@ -993,6 +1035,7 @@ mbgcmi_avx512_by32_gcm:
         cmp     rbx, 512
         ja      .six
 .no_six:
+        BULK_PREFETCH
         cmp     dword [rsp + GF_DEC], 0
         jne     .bulk_dec
         cmp     eax, 12
