@@ -395,6 +395,14 @@ section .text
 %macro FIRST_ENC6 1
         FIRST_ENC_N 6, %1
 %endmacro
+; PF_GROUP offset: the eight lines of a whole group's input from rcx + offset, prefetched
+%macro PF_GROUP 1
+%assign _t 0
+%rep 8
+        prefetcht0 [rcx + (%1) + 64 * _t]
+%assign _t _t + 1
+%endrep
+%endmacro
 ; LATER_GROUPS dir, nr: every further whole group while r9 >= 32 (dir 0 encrypting: the
 ; previous group's GHASH stitched in; 1 decrypting: the group's own), RK64 as set by the caller.
 ; Decrypting, each group first prefetches the input of the group after the next one, when that
@@ -410,11 +418,7 @@ section .text
 %if %1
         cmp     r9, 96
         jb      %%nopf
-%assign _t 0
-%rep 8
-        prefetcht0 [rcx + 1024 + 64 * _t]
-%assign _t _t + 1
-%endrep
+        PF_GROUP 1024
 %%nopf:
 %endif
         CTR32_WB
@@ -534,21 +538,13 @@ section .text
         lea     rax, [rbx - 1024]                       ; bytes after the second group
         cmp     rbx, 1024
         jb      %%g2part
-%assign _t 0
-%rep 8
-        prefetcht0 [rcx + 512 + 64 * _t]
-%assign _t _t + 1
-%endrep
+        PF_GROUP 512
         cmp     rax, 512
         jae     %%g3
         PF_PART 1024
         jmp     %%done
 %%g3:
-%assign _t 0
-%rep 8
-        prefetcht0 [rcx + 1024 + 64 * _t]
-%assign _t _t + 1
-%endrep
+        PF_GROUP 1024
         jmp     %%done
 %%g2part:
         add     rax, 512                                ; 0..511 bytes after the first group
