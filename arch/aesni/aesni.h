@@ -14,18 +14,19 @@
 #include "key.h"
 
 /* aes_keyexp_aesni.asm (code in arch/x86/include/aes_one.inc): FIPS-197 key expansion with
-   AESKEYGENASSIST, writes rk[0..Nr]; one-block encryption, out = E_K(in). Legacy SSE encoding:
-   requires AES-NI + SSE4.1. */
-void mbgcmi_aesni_expand128(const uint8_t *raw, uint8_t rk[][16]);
-void mbgcmi_aesni_expand192(const uint8_t *raw, uint8_t rk[][16]);
-void mbgcmi_aesni_expand256(const uint8_t *raw, uint8_t rk[][16]);
+   AESKEYGENASSIST, writes rk[0..Nr] and hpow[H^1] (H = E_K(0^128) in Montgomery V form:
+   mbgcmi_hkey_from_h's bytes, with one 16-byte store); one-block encryption, out = E_K(in).
+   Legacy SSE encoding: requires AES-NI + SSE4.1. */
+void mbgcmi_aesni_expand128(const uint8_t *raw, struct mbgcmi_key *k);
+void mbgcmi_aesni_expand192(const uint8_t *raw, struct mbgcmi_key *k);
+void mbgcmi_aesni_expand256(const uint8_t *raw, struct mbgcmi_key *k);
 void mbgcmi_aesni_block(const struct mbgcmi_key *k, const uint8_t in[16], uint8_t out[16]);
 /* arch/avx2/aes_vex_avx2.asm: the same four VEX-encoded (AES-NI + AVX), for the avx2 and
    avx512 arches: legacy SSE code run while the upper halves of the vector registers are dirty
    pays a state transition on Intel and Zen 5 cores (~40 cycles per call, measured). */
-void mbgcmi_avx_expand128(const uint8_t *raw, uint8_t rk[][16]);
-void mbgcmi_avx_expand192(const uint8_t *raw, uint8_t rk[][16]);
-void mbgcmi_avx_expand256(const uint8_t *raw, uint8_t rk[][16]);
+void mbgcmi_avx_expand128(const uint8_t *raw, struct mbgcmi_key *k);
+void mbgcmi_avx_expand192(const uint8_t *raw, struct mbgcmi_key *k);
+void mbgcmi_avx_expand256(const uint8_t *raw, struct mbgcmi_key *k);
 void mbgcmi_avx_block(const struct mbgcmi_key *k, const uint8_t in[16], uint8_t out[16]);
 
 /* gcm_aesni.asm: AES-NI + PCLMULQDQ single-stream kernels (SSE encoding, by-8, GHASH
@@ -46,28 +47,23 @@ void mbgcmi_aesni_hpowers(struct mbgcmi_key *k);
 /* arch_aesni.c: key setup with AES-NI and PCLMULQDQ (struct mbgcmi_arch.key_expand). */
 void mbgcmi_aesni_key_expand(struct mbgcmi_key *k, const uint8_t *raw, size_t raw_len);
 
-/* The key setup of every x86 arch's key_expand: round keys with AES-NI, H = E_K(0^128),
-   hpow[H^1] = its Montgomery form, then |hpowers| (a kernel with mbgcmi_aesni_hpowers's
-   contract and bytes: the arch's widest carry-less multiply) fills the other powers. |vex|
-   (a constant at each call) picks the VEX-encoded expansion and block (arches with AVX).
-   Inline, so each arch's calls are direct. */
+/* The key setup of every x86 arch's key_expand: round keys with AES-NI and hpow[H^1] (the
+   expansion's), then |hpowers| (a kernel with mbgcmi_aesni_hpowers's contract and bytes: the
+   arch's widest carry-less multiply) fills the other powers. |vex| (a constant at each call)
+   picks the VEX-encoded expansion (arches with AVX). Inline, so each arch's calls are
+   direct. */
 static inline void mbgcmi_x86_key_expand(struct mbgcmi_key *k, const uint8_t *raw,
                                          size_t raw_len, int vex,
                                          void (*hpowers)(struct mbgcmi_key *))
 {
-    static const uint8_t zero[16] = {0};
-    uint8_t h[16];
     if (raw_len == 16) {
-        (vex ? mbgcmi_avx_expand128 : mbgcmi_aesni_expand128)(raw, k->rk);
+        (vex ? mbgcmi_avx_expand128 : mbgcmi_aesni_expand128)(raw, k);
     } else if (raw_len == 24) {
-        (vex ? mbgcmi_avx_expand192 : mbgcmi_aesni_expand192)(raw, k->rk);
+        (vex ? mbgcmi_avx_expand192 : mbgcmi_aesni_expand192)(raw, k);
     } else {
-        (vex ? mbgcmi_avx_expand256 : mbgcmi_aesni_expand256)(raw, k->rk);
+        (vex ? mbgcmi_avx_expand256 : mbgcmi_aesni_expand256)(raw, k);
     }
-    (vex ? mbgcmi_avx_block : mbgcmi_aesni_block)(k, zero, h);
-    mbgcmi_hkey_from_h(h, k->hpow[MBGCMI_HIDX(1)]);
     hpowers(k);
-    mbgcmi_wipe(h, sizeof h);
 }
 
 #endif /* MBGCM_ARCH_AESNI_H */
