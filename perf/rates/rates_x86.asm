@@ -439,6 +439,11 @@ MIX ac11, 24, 'AC'                      ; 1:1
 MIX ac21, 16, 'AAC'                     ; 2:1
 MIX ac41, 10, 'AAAAC'                   ; 4:1
 MIX ac72, 6,  'AAACAAAAC'               ; 7:2, AES-256 rounds against GHASH products
+; One 32-block group of the single-stream kernels (by32): eight zmm of counters through 11
+; (AES-128) or 15 (AES-256) rounds against the group's GHASH, 24 Karatsuba products and the
+; reduction's 2; half a group per copy, the products spread evenly between the rounds.
+MIX g128, 2, 'AAACAAAACAAACAAAACAAACAAACAAAACAAACAAACAAAACAAACAAAACAAAC'
+MIX g256, 2, 'AAAAACAAAACAAAAACAAAACAAAAACAAAAACAAAACAAAAACAAAAACAAAACAAAAACAAAACAAAAAC'
 MIX ast, 16, 'AST'                      ; AES + byte shuffle + three-way xor
 MIX axt, 16, 'AXT'                      ; AES + lane shuffle + three-way xor
 MIX cst, 16, 'CST'                      ; GHASH: multiply + byte reflection + accumulate
