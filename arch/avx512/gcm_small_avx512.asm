@@ -267,7 +267,10 @@ section .text
 
 ; SROUNDS nz[, dec[, first, j0]]: rounds 1..rounds (eax = 10, 12 or 14; the whitening is
 ; in the counter rows) on message zmm first..first+nz-1 and J0 (as SR); with dec = 1 message
-; zmm i's ciphertext is loaded and hashed (SGH) after round i + 1
+; zmm i's ciphertext is loaded and hashed (SGH) after round i + 1. Encrypting (dec = 0), the
+; last round of message zmm i takes the last round key XOR its plaintext (zmm15, the last zmm
+; under k1), so it yields the ciphertext: that XOR is made while the rounds run, not after the
+; last one (an encrypt's GHASH and tag wait for the ciphertext). SENC_OUT follows.
 %macro SROUNDS 1-4 0, 0, 1
 %assign _r 1
 %rep 9
@@ -293,7 +296,24 @@ section .text
         shl     eax, 4
         add     rax, rdi                                ; the last round key: rk + 16 rounds
         vbroadcasti32x4 zmm6, [rax + KEY_RK]
+%if (%2) == 0 && (%1) > 0
+%assign _j %3
+%rep %1
+%if _j < _nz - 1 || _c1
+        vpxorq  zmm15, zmm6, [r8 + 64 * _j]
+%else
+        vmovdqu8 zmm15{k1}{z}, [r8 + 64 * _j]
+        vpxorq  zmm15, zmm15, zmm6
+%endif
+        vaesenclast M_ %+ _j, M_ %+ _j, zmm15
+%assign _j _j + 1
+%endrep
+%if %4
+        vaesenclast xmm4, xmm4, xmm6
+%endif
+%else
         SR      %1, vaesenclast, %3, %4
+%endif
 %endmacro
 
 ; SGH i, X: message zmm i's blocks (byte order in X, zero past the message; X kept) times
@@ -376,19 +396,16 @@ section .text
 %endif
 %endmacro
 
-; SENC_OUT a, b: encrypt's output of message zmm a..b-1: C = key stream ^ P (zero past the
-; message), stored, hashed
+; SENC_OUT a, b: encrypt's output of message zmm a..b-1 after SROUNDS (which made C = key
+; stream ^ P): stored, zeroed past the message, hashed
 %macro SENC_OUT 2
 %assign _i %1
 %rep (%2) - (%1)
 %if _i < _nz - 1 || _c1
-        vpxorq  M_ %+ _i, M_ %+ _i, [r8 + 64 * _i]
         vmovdqu64 [r10 + 64 * _i], M_ %+ _i
 %else
-        vmovdqu8 zmm15{k1}{z}, [r8 + 64 * _i]
-        vpxorq  M_ %+ _i, M_ %+ _i, zmm15
-        vmovdqu8 M_ %+ _i{k1}{z}, M_ %+ _i
         vmovdqu8 [r10 + 64 * _i]{k1}, M_ %+ _i
+        vmovdqu8 M_ %+ _i{k1}{z}, M_ %+ _i
 %endif
         SGH     _i, M_ %+ _i
 %assign _i _i + 1
@@ -987,7 +1004,10 @@ mbgcmi_avx512_small12p:
 %endmacro
 
 ; TROUNDS: rounds 1..rounds (eax = 10, 12 or 14) on ymm0 (the whitening is in the counter row)
-%macro TROUNDS 0
+; TROUNDS[ p]: the rounds of [CB | J0] (ymm0); with p = 1 (encrypting) the counter block's
+; last round takes the last round key XOR the plaintext (xmm3, zero past the message), so
+; lane 0 comes out as the ciphertext (as SROUNDS)
+%macro TROUNDS 0-1 0
 %assign _r 1
 %rep 9
         vbroadcasti32x4 ymm1, [rdi + KEY_RK + 16 * _r]
@@ -1007,6 +1027,9 @@ mbgcmi_avx512_small12p:
         shl     eax, 4
         add     rax, rdi                                ; the last round key: rk + 16 rounds
         vbroadcasti32x4 ymm1, [rax + KEY_RK]
+%if %1
+        vpxorq  ymm1, ymm1, ymm3                        ; (xmm3's write zeroed lane 1)
+%endif
         vaesenclast ymm0, ymm0, ymm1
 %endmacro
 
@@ -1091,10 +1114,9 @@ mbgcmi_avx512_small12p:
         vmovdqu8 [r10]{k4}, xmm3
         jmp     %%final
 %%enc:
-        TROUNDS
-        vpxorq  xmm3, xmm3, xmm0
-        vmovdqu8 xmm3{k4}{z}, xmm3                      ; C, zero past the message
-        vmovdqu8 [r10]{k4}, xmm3
+        TROUNDS 1
+        vmovdqu8 [r10]{k4}, xmm0                        ; C
+        vmovdqu8 xmm3{k4}{z}, xmm0                      ; C, zero past the message
         vpshufb xmm6, xmm3, xmm5
         vinserti32x4 zmm2, zmm2, xmm6, 2                ; X = [0 | A | C | L]
         TPRODUCTS
