@@ -1003,10 +1003,10 @@ mbgcmi_avx512_small12p:
         vpxorq  zmm9, zmm9, zmm6
 %endmacro
 
-; TROUNDS: rounds 1..rounds (eax = 10, 12 or 14) on ymm0 (the whitening is in the counter row)
-; TROUNDS[ p]: the rounds of [CB | J0] (ymm0); with p = 1 (encrypting) the counter block's
-; last round takes the last round key XOR the plaintext (xmm3, zero past the message), so
-; lane 0 comes out as the ciphertext (as SROUNDS)
+; TROUNDS[ p]: rounds 1..rounds (eax = 10, 12 or 14) on [CB | J0] in ymm0 (the whitening is in
+; the counter row); with p = 1 (encrypting) the counter block's last round takes the last round
+; key XOR the plaintext (xmm3, zero past the message), so lane 0 comes out as the ciphertext
+; (as SROUNDS)
 %macro TROUNDS 0-1 0
 %assign _r 1
 %rep 9
