@@ -502,6 +502,7 @@ static double loadavg(void)
 /* ---- mbgcm's one-shot calls against the floor ------------------------------------------- */
 static const unsigned g_floor_sizes[] = {16, 64, 256, 512, 1024, 1420, 4096, 16384};
 #define NFLOOR_SIZES (sizeof g_floor_sizes / sizeof g_floor_sizes[0])
+static const unsigned g_key_bits[2] = {128, 256}; /* the key sizes of the floor and the calls */
 static double g_kfloor[2][NFLOOR_SIZES]; /* the Karatsuba floor of AES-128, AES-256, cycles */
 
 /* Calls rotate over KSLOTS keys and message slots, as mbgcm-bench's default (64 keys): the
@@ -569,7 +570,6 @@ static int kernel_section(double ghz)
     for (size_t i = 0; i < KSLOTS * g_k.stride; i++) {
         g_k.pt[i] = (uint8_t)(i * 131u + 7u);
     }
-    static const unsigned bits[] = {128, 256};
     double cyc[2][2][NFLOOR_SIZES]; /* key size, direction, size */
     int bad = 0;
     for (size_t k = 0; k < 2; k++) {
@@ -578,7 +578,7 @@ static int kernel_section(double ghz)
             for (unsigned b = 0; b < sizeof raw; b++) {
                 raw[b] = (uint8_t)(s * 29u + b * 7u + k);
             }
-            if (mbgcm_key_init(&g_k.keys[s], raw, bits[k] / 8) != MBGCM_OK) {
+            if (mbgcm_key_init(&g_k.keys[s], raw, g_key_bits[k] / 8) != MBGCM_OK) {
                 die("mbgcm_key_init failed");
             }
         }
@@ -595,7 +595,7 @@ static int kernel_section(double ghz)
                 g_k.dec = d;
                 cyc[k][d][z] = measure(kernel_loop).med;
                 char item[64];
-                snprintf(item, sizeof item, "aes%u/%u/%s", bits[k], g_floor_sizes[z],
+                snprintf(item, sizeof item, "aes%u/%u/%s", g_key_bits[k], g_floor_sizes[z],
                          d ? "dec" : "enc");
                 csv_num("kernel", item, "cycles", cyc[k][d][z], NULL);
                 csv_num("kernel", item, "of_floor", g_kfloor[k][z] / cyc[k][d][z], NULL);
@@ -626,11 +626,11 @@ static int kernel_section(double ghz)
     for (size_t k = 0; k < 2; k++) {
         const struct mix *g = mix_by_id(k ? "g256" : "g128");
         const double alone = g != NULL && g->done ? 2 * g->cyc.med : 0; /* a copy: half a group */
-        printf("  AES-%u", bits[k]);
+        printf("  AES-%u", g_key_bits[k]);
         for (int d = 0; d < 2; d++) {
             const double per = (cyc[k][d][z16] - cyc[k][d][z4]) / 24.0;
             char item[64];
-            snprintf(item, sizeof item, "aes%u/group/%s", bits[k], d ? "dec" : "enc");
+            snprintf(item, sizeof item, "aes%u/group/%s", g_key_bits[k], d ? "dec" : "enc");
             csv_num("kernel", item, "cycles", per, NULL);
             printf(" %s %.1f", d ? "dec" : "enc", per);
             if (alone > 0) {
@@ -992,10 +992,9 @@ int main(int argc, char **argv)
     }
     printf("ns at %.2f GHz. Only AES rounds and carry-less multiplies count: no kernel goes below.\n",
            ghz_med);
-    static const unsigned keys[] = {128, 256};
     for (size_t k = 0; k < 2; k++) {
-        printf("\nAES-%u-GCM      %-48s %s\n", keys[k], "| schoolbook (4 products per block)",
-               "| Karatsuba (3 products per block)");
+        printf("\nAES-%u-GCM      %-48s %s\n", g_key_bits[k],
+               "| schoolbook (4 products per block)", "| Karatsuba (3 products per block)");
         printf("%6s %7s %7s | %7s %4s %8s %6s %-5s %7s | %7s %4s %8s %6s %-5s %7s\n", "bytes",
                "AES op", "AES cyc", "CLMULop", "ovl", "floor", "cyc/B", "bound", "ns", "CLMULop",
                "ovl", "floor", "cyc/B", "bound", "ns");
@@ -1003,12 +1002,12 @@ int main(int argc, char **argv)
             gcm_floor f[2];
             double ov[2];
             for (int kara = 0; kara < 2; kara++) {
-                const gcm_floor_shape sh = {keys[k], g_floor_sizes[s], 16, agg, kara};
+                const gcm_floor_shape sh = {g_key_bits[k], g_floor_sizes[s], 16, agg, kara};
                 if (floor_at(&fr, &sh, &f[kara], &ov[kara]) != 0) {
                     die("floor model rejected its inputs");
                 }
                 char item[64];
-                snprintf(item, sizeof item, "aes%u/%u/%s", keys[k], g_floor_sizes[s],
+                snprintf(item, sizeof item, "aes%u/%u/%s", g_key_bits[k], g_floor_sizes[s],
                          kara ? "karatsuba" : "schoolbook");
                 csv_num("floor", item, "cycles", f[kara].cycles, NULL);
                 csv_num("floor", item, "cycles_per_byte", f[kara].cycles_per_byte, NULL);
