@@ -69,7 +69,8 @@ void mbr_ref_add_zmm(uint64_t, void *);
 #define MIX_DECL(n) void mbr_mix_##n(uint64_t, void *); extern const struct mix_desc mbr_mix_##n##_desc;
 MIX_DECL(ac11) MIX_DECL(ac21) MIX_DECL(ac41) MIX_DECL(ac72) MIX_DECL(ast) MIX_DECL(axt)
 MIX_DECL(cst) MIX_DECL(aak) MIX_DECL(aap) MIX_DECL(aab) MIX_DECL(aal) MIX_DECL(aam)
-MIX_DECL(aah) MIX_DECL(g128) MIX_DECL(g256)
+MIX_DECL(aah) MIX_DECL(g128) MIX_DECL(g256) MIX_DECL(aat) MIX_DECL(aas) MIX_DECL(aaw)
+MIX_DECL(aax) MIX_DECL(g128t)
 #undef MIX_DECL
 
 /* ---- CPU identification ---------------------------------------------------------------- */
@@ -341,6 +342,7 @@ static const struct {
     const char *row;
 } g_letters[] = {
     {'A', "aesenc_zmm"}, {'C', "clmul00_zmm"}, {'S', "vpshufb"}, {'X', "vshufi64x2"}, {'T', "vpternlogd"},
+    {'W', "vpshufd"},
     {'K', "vmovdqu8_k_store_zmm"}, {'P', "vmovdqu64_store"}, {'B', "vbroadcasti32x4_mem"},
     {'L', "vmovdqu64_load"}, {'M', "row4_merged"}, {'H', "row4_halves"},
 };
@@ -363,6 +365,11 @@ static struct mix g_mixes[] = {
     M(ac72, "VAESENC:VPCLMULQDQ 7:2"),
     M(g128, "VAESENC:VPCLMULQDQ 88:26"),
     M(g256, "VAESENC:VPCLMULQDQ 120:26"),
+    M(aat, "VAESENC:VPTERNLOGD 2:1"),
+    M(aas, "VAESENC:VPSHUFB 2:1"),
+    M(aaw, "VAESENC:VPSHUFD 2:1"),
+    M(aax, "VAESENC:VSHUFI64X2 2:1"),
+    M(g128t, "VAESENC:VPCLMULQDQ:VPTERNLOGD 88:26:48"),
     M(ast, "VAESENC+VPSHUFB+VPTERNLOGD"),
     M(axt, "VAESENC+VSHUFI64X2+VPTERNLOGD"),
     M(cst, "VPCLMULQDQ+VPSHUFB+VPTERNLOGD"),
@@ -926,8 +933,9 @@ int main(int argc, char **argv)
             csv_num("mix", m->id, "max_part", m->max_part, NULL);
             if (!isnan(m->overlap)) csv_num("mix", m->id, "overlap", m->overlap, NULL);
         }
-        printf("(A=VAESENC C=VPCLMULQDQ S=VPSHUFB X=VSHUFI64X2 T=VPTERNLOGD K/P=masked/plain store\n"
-               " B=VBROADCASTI32X4 from memory L=64-byte load M/H=4-key row merged/halves;\n"
+        printf("(A=VAESENC C=VPCLMULQDQ S=VPSHUFB X=VSHUFI64X2 W=VPSHUFD T=VPTERNLOGD\n"
+               " K/P=masked/plain store B=VBROADCASTI32X4 from memory L=64-byte load\n"
+               " M/H=4-key row merged/halves;\n"
                " sum = every part at its own throughput one after another, max = the busiest\n"
                " class alone; overlap =\n"
                " (sum - mix) / (sum - max): 1 the classes issue in parallel, 0 they share ports)\n");

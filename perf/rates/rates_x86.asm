@@ -309,7 +309,7 @@ LOOP mbr_growh_t, TPUT_CHAINS, OP_GROWH, Z
 ;   A  vaesenc    zmm0-9,   round key zmm31
 ;   C  vpclmulqdq zmm10-17, imm 0x00, other factor zmm30
 ;   S  vpshufb    zmm18-23, control zmm31
-;   X  vshufi64x2 zmm18-23 (never in the same mix as S)
+;   X  vshufi64x2 zmm18-23 (never in the same mix as S), W  vpshufd zmm18-23 (nor as S, X)
 ;   T  vpternlogd zmm24-29, sources zmm30, zmm31
 ;   K  vmovdqu8 store of zmm24-29 under a 44-byte mask (k1), P  the plain vmovdqu64 store
 ;      (never in the same mix as T)
@@ -335,6 +335,11 @@ LOOP mbr_growh_t, TPUT_CHAINS, OP_GROWH, Z
 %macro MIX_X 0
 %assign %%r 18 + (mix_s % 6)
         vshufi64x2 zmm%[%%r], zmm%[%%r], zmm31, 0x4e
+%assign mix_s mix_s + 1
+%endmacro
+%macro MIX_W 0
+%assign %%r 18 + (mix_s % 6)
+        vpshufd zmm%[%%r], zmm%[%%r], 0x4e
 %assign mix_s mix_s + 1
 %endmacro
 ; MIX_NEXT stride: the next register of the T class (mix_r) and a memory offset (mix_o) that
@@ -410,6 +415,8 @@ align 64
         MIX_S
 %elif %%ch == 'X'
         MIX_X
+%elif %%ch == 'W'
+        MIX_W
 %elif %%ch == 'T'
         MIX_T
 %elif %%ch == 'K'
@@ -444,6 +451,15 @@ MIX ac72, 6,  'AAACAAAAC'               ; 7:2, AES-256 rounds against GHASH prod
 ; reduction's 2; half a group per copy, the products spread evenly between the rounds.
 MIX g128, 2, 'AAACAAAACAAACAAAACAAACAAACAAAACAAACAAACAAAACAAACAAAACAAAC'
 MIX g256, 2, 'AAAAACAAAACAAAAACAAAACAAAAACAAAAACAAAACAAAAACAAAAACAAAACAAAAACAAAACAAAAAC'
+; What shares the AES unit's pipes: one operation of a kind per two rounds (hidden where the
+; kind issues elsewhere: overlap 1; on the rounds' pipes: overlap 0)
+MIX aat, 16, 'AAT'
+MIX aas, 16, 'AAS'
+MIX aaw, 16, 'AAW'
+MIX aax, 16, 'AAX'
+; A group's rounds and products (g128) with 48 three-way xors beside them, where a kernel's
+; other operations go: with both units busy, what one more vector operation costs
+MIX g128t, 2, 'AAATCATAAATCATAATCAATAATCATAACTAATACATAATACTAAATCATAATCAATAATCAATACTAATAACTAATACT'
 MIX ast, 16, 'AST'                      ; AES + byte shuffle + three-way xor
 MIX axt, 16, 'AXT'                      ; AES + lane shuffle + three-way xor
 MIX cst, 16, 'CST'                      ; GHASH: multiply + byte reflection + accumulate
