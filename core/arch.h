@@ -47,6 +47,9 @@ struct mbgcmi_arch {
                                              the kernel where the ring does not). Valid jobs
                                              with a 12-byte IV that either limit turns away
                                              run one by one through ops->whole12 */
+    uint64_t burst_short_dec_below;       /* the same for a burst's decrypts (0: as
+                                             burst_short_msg_below), where the two directions
+                                             cross over at different lengths */
     unsigned gmac_single;                 /* with short_jobs and short_msg_below = 1: 1 when
                                              the ring's GMAC jobs (no message) skip that
                                              kernel too, and so do those with more than
@@ -93,6 +96,14 @@ static inline uint64_t mbgcmi_burst_short_msg_lim(const struct mbgcmi_arch *a, u
         return mbgcmi_short_msg_lim(a, lim);
     }
     return a->burst_short_msg_below < lim ? a->burst_short_msg_below : lim;
+}
+/* The same for a burst's decrypts */
+static inline uint64_t mbgcmi_burst_short_dec_lim(const struct mbgcmi_arch *a, uint64_t lim)
+{
+    if (a->burst_short_dec_below == 0) {
+        return mbgcmi_burst_short_msg_lim(a, lim);
+    }
+    return a->burst_short_dec_below < lim ? a->burst_short_dec_below : lim;
 }
 
 /* The registry (arch/registry.c): the arches this build has, slowest to fastest; generic is

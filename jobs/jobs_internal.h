@@ -89,6 +89,8 @@ struct mbgcm_mgr {
                                     mbgcmi_burst_short_msg_lim). Where either limit is below
                                     short_lim, longer valid linear jobs with a 12-byte IV run
                                     single-stream */
+    uint64_t burst_short_dec_lim; /* the same for a burst's decrypts (at most short_lim:
+                                    mbgcmi_burst_short_dec_lim) */
     unsigned burst_short_min_jobs; /* the arch's (struct mbgcmi_arch; 0: the test hook) */
     unsigned short_ring;         /* the ring runs a short-job class once it holds this many
                                     jobs: the configured lanes, at least MBGCMI_SHORT_RING */

@@ -169,7 +169,7 @@ void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
     const uint64_t lim = m->arch->short_jobs != NULL ? 16 * MBGCMI_SHORT_MAX_BLOCKS + 1 : 0;
     m->short_lim = m->single_min_len < lim ? m->single_min_len : lim;
     /* an overridden threshold decides alone (tests that send such jobs to the lanes) */
-    m->short_msg_lim = m->burst_short_msg_lim = m->short_lim;
+    m->short_msg_lim = m->burst_short_msg_lim = m->burst_short_dec_lim = m->short_lim;
     m->burst_short_min_jobs = 0;
     m->wide_aad_max = m->wide_aad_span = 0;
     mbgcmi_mgr_route_update(m);
@@ -360,6 +360,14 @@ struct burst_fill {
     uint64_t touched;             /* classes this burst added to */
 };
 
+/* A burst job's message limit for the short-job kernel: its direction's */
+static inline __attribute__((always_inline)) uint64_t burst_mlim(const mbgcm_job *job,
+                                                                 uint64_t mlim_enc,
+                                                                 uint64_t mlim_dec)
+{
+    return job->dir == MBGCM_DECRYPT ? mlim_dec : mlim_enc;
+}
+
 static void fill_put(mbgcm_mgr *m, struct burst_fill *f)
 {
     if (f->c != NULL) {
@@ -389,11 +397,13 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
 }
 
 /* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
-   |short_lim| bytes of hashed rows and |short_mlim| of message (the burst's limits); returns
+   |short_lim| bytes of hashed rows and |mlim_enc| / |mlim_dec| of message (the burst's limits,
+   by direction: burst_mlim); returns
    the index of the first job that is not (or n). Kept small so that the fill state stays in
    registers. */
 static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n,
-                           uint64_t short_lim, uint64_t short_mlim, struct burst_fill *f,
+                           uint64_t short_lim, uint64_t mlim_enc, uint64_t mlim_dec,
+                           struct burst_fill *f,
                            uint64_t now, uint64_t *bytes, unsigned *failed)
 {
     uint64_t b = 0;
@@ -401,7 +411,8 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
         mbgcm_job *job = &jobs[i];
         unsigned cls;
         uint32_t shape;
-        if (!mbgcmi_short_fast(job, short_lim, short_mlim, &cls, &shape)) {
+        if (!mbgcmi_short_fast(job, short_lim, burst_mlim(job, mlim_enc, mlim_dec), &cls,
+                               &shape)) {
             break;
         }
         b += job->len;
@@ -452,21 +463,22 @@ burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
 /* Take jobs[i..) single-stream (burst_single12) while single12_ok says so, with single_from
    the burst's short-job limit where the arch sets one (below short_lim; else UINT64_MAX);
    returns the index of the first job it does not take (or n). jobs[i] itself is known not to
-   be a valid short job; a later job with a message under short_mlim (the burst's short-job
-   limit, 0: no short-job kernel) and at most |short_aad| bytes of AAD may be one and ends the
-   run, so that the short-job classes get it first. One loop for a run of such jobs, out of
+   be a valid short job; a later job with a message under its direction's short-job limit
+   (|mlim_enc|, |mlim_dec|: the burst's; 0: no short-job kernel) and at most |short_aad| bytes
+   of AAD may be one and ends the run, so that the short-job classes get it first. One loop for a run of such jobs, out of
    line so that the short-job loop keeps its registers. */
 static __attribute__((noinline)) unsigned
 fill_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, unsigned i,
-              unsigned n, uint64_t short_mlim, uint64_t short_aad, uint64_t single_from,
-              uint64_t *bytes, unsigned *failed)
+              unsigned n, uint64_t mlim_enc, uint64_t mlim_dec, uint64_t short_aad,
+              uint64_t single_from, uint64_t *bytes, unsigned *failed)
 {
     const unsigned first = i;
     uint64_t b = 0;
     unsigned f = 0;
     for (; i < n; i++) {
         mbgcm_job *job = &jobs[i];
-        if ((i != first && job->len < short_mlim && job->aad_len <= short_aad) ||
+        if ((i != first && job->len < burst_mlim(job, mlim_enc, mlim_dec) &&
+             job->aad_len <= short_aad) ||
             !single12_ok(m, job, single_from)) {
             break;
         }
@@ -502,7 +514,10 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     const unsigned staged0 = m->staged; /* ring jobs waiting in short-job classes */
     struct burst_fill f = {NULL, 0, 0, 0, 0, 0};
     const int short_on = shortfast && mbgcmi_burst_short_on(m, jobs, n);
-    const uint64_t short_mlim = !shortfast ? 0 : short_on ? m->burst_short_msg_lim : 1;
+    /* the message limits of its short jobs, by direction (the arch's crossovers) */
+    const uint64_t mlim_enc = !shortfast ? 0 : short_on ? m->burst_short_msg_lim : 1;
+    const uint64_t mlim_dec = !shortfast ? 0 : short_on ? m->burst_short_dec_lim : 1;
+    const uint64_t short_mlim = mlim_enc < mlim_dec ? mlim_enc : mlim_dec;
     /* A burst the rule turns away keeps only its GMAC jobs on the short-job kernel (message
        limit 1); where the arch runs GMAC jobs single-stream (gmac_single), only those with at
        most MBGCMI_SHORT_MAX_AAD bytes of AAD (the row limit 1: such a job hashes no rows in
@@ -515,9 +530,10 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
                                  : shortfast && short_mlim < m->short_lim ? short_mlim
                                                                           : UINT64_MAX;
     for (unsigned i = 0; i < n;) {
-        if (short_mlim != 0) { /* (0: no job of this burst takes the short-job kernel) */
+        if ((mlim_enc | mlim_dec) != 0) { /* (0: no job of this burst takes that kernel) */
             const unsigned stop =
-                fill_short(m, jobs, i, n, short_lim, short_mlim, &f, now, &direct_bytes, &failed);
+                fill_short(m, jobs, i, n, short_lim, mlim_enc, mlim_dec, &f, now, &direct_bytes,
+                           &failed);
             direct += stop - i;
             if ((i = stop) == n) {
                 break;
@@ -525,8 +541,8 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
         }
         /* jobs[i] is not a valid short job */
         if (single12) {
-            const unsigned stop = fill_single12(m, ops, jobs, i, n, short_mlim, short_aad,
-                                                single_from, &direct_bytes, &failed);
+            const unsigned stop = fill_single12(m, ops, jobs, i, n, mlim_enc, mlim_dec,
+                                                short_aad, single_from, &direct_bytes, &failed);
             if (stop != i) {
                 direct += stop - i;
                 i = stop;

@@ -42,6 +42,7 @@ void mbgcmi_sched_init(mbgcm_mgr *m, struct mbgcmi_group *groups, unsigned ngrou
     m->short_lim = m->arch->short_jobs != NULL ? 16 * MBGCMI_SHORT_MAX_BLOCKS + 1 : 0;
     m->short_msg_lim = mbgcmi_short_msg_lim(m->arch, m->short_lim);
     m->burst_short_msg_lim = mbgcmi_burst_short_msg_lim(m->arch, m->short_lim);
+    m->burst_short_dec_lim = mbgcmi_burst_short_dec_lim(m->arch, m->short_lim);
     /* (a rule that compares the first two jobs' keys needs two jobs) */
     m->burst_short_min_jobs =
         m->arch->burst_short_min_jobs < 2 ? 0 : m->arch->burst_short_min_jobs;

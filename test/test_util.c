@@ -731,7 +731,9 @@ static int goes_single(const mbgcm_mgr *m, uint64_t thr, const tu_jspec *sp, int
     /* a burst that keeps its short jobs off the short-job kernel: GMAC jobs only, and of
        those only the ones with at most 16 bytes of AAD where the arch runs GMAC jobs
        single-stream (every other valid 12-byte-IV job of such a burst: whole12) */
-    const uint64_t mlim = !burst ? m->short_msg_lim : short_on ? m->burst_short_msg_lim : 1;
+    const uint64_t blim = sp->dir == MBGCM_DECRYPT ? m->burst_short_dec_lim
+                                                   : m->burst_short_msg_lim;
+    const uint64_t mlim = !burst ? m->short_msg_lim : short_on ? blim : 1;
     const int gmac_off = burst && !short_on && m->arch->gmac_single;
     if (shortfast && sp->iv_len == 12 &&
         mbgcmi_short_classify(sp->len, sp->aad_len, 16, MBGCM_ENCRYPT, 10,

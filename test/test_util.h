@@ -246,8 +246,9 @@ typedef struct tu_jspec {
    single-stream; short jobs to the short-job kernel when the arch has one; then jobs whose
    message and AAD together are long, and 12-byte-IV jobs with more AAD than the short-job
    kernel takes where the arch's whole12 is quick for them: tu_goes_wide). tu_goes_single_burst:
-   the same for a job in a burst, whose short-job limit may differ (burst_short_msg_lim:
-   12-byte-IV jobs with that much message or more run single-stream), and where |short_on| is
+   the same for a job in a burst, whose short-job limit may differ (burst_short_msg_lim, for
+   a decrypt burst_short_dec_lim: 12-byte-IV jobs with that much message or more run
+   single-stream), and where |short_on| is
    0 (tu_burst_short_on of its burst) is one byte: only GMAC jobs take the short-job kernel,
    where the arch runs GMAC jobs single-stream (struct mbgcmi_arch.gmac_single) only those
    with at most 16 bytes of AAD; that arch's ring sends the kernel no job (its limit is 0). */

@@ -181,12 +181,20 @@ static uint64_t jobs12_by32(mbgcm_job *const *jobs, size_t n)
    as by16's, every job with a message and a 12-byte IV runs at once through whole12, and so do
    GMAC jobs: with 64 keys that took 8-26% off the ring's time at 16-256 bytes (AES-128
    decrypts of 16 bytes level), with one key 4-23% at 64-256 bytes but 3-14% more at 16; GMAC
-   jobs 16-32% less with 16-64 bytes of AAD. Bursts keep the short-job kernel for every job it
-   takes (up to 256 bytes): there whole12 took 10-50% more time at 16-128 bytes with 64 keys
-   or one, and at 144-256 bytes it was quicker only for decrypts with 64 keys (5-14%), slower
-   for encrypts (up to 10%, one key up to 19%). */
+   jobs 16-32% less with 16-64 bytes of AAD. Bursts keep the short-job kernel for every encrypt
+   it takes (up to 256 bytes) and for decrypts of up to 144 bytes: there whole12 took 10-50%
+   more time at 16-128 bytes with 64 keys or one; from 145 bytes a burst's decrypts go through
+   whole12, which took 5-17% off their time at 160-256 bytes with 64 keys and 3-7% with one
+   ("AMD EPYC Zen 5 guest, twelfth stop"); encrypts there gained with 64 keys at AES-128 and
+   lost up to 10% with one key at AES-256. */
 #ifndef BY32_SHORT_MSG_BELOW
 #define BY32_SHORT_MSG_BELOW 1
+#endif
+#ifndef BY32_BURST_SHORT_MSG_BELOW
+#define BY32_BURST_SHORT_MSG_BELOW UINT64_MAX
+#endif
+#ifndef BY32_BURST_SHORT_DEC_BELOW
+#define BY32_BURST_SHORT_DEC_BELOW 145
 #endif
 #ifndef BY32_GMAC_SINGLE
 #define BY32_GMAC_SINGLE 1
@@ -297,7 +305,8 @@ const struct mbgcmi_arch mbgcmi_arch_avx512 = {
 const struct mbgcmi_arch mbgcmi_arch_avx512_by32 = {
     .variant = "by32",
     .short_msg_below = BY32_SHORT_MSG_BELOW,
-    .burst_short_msg_below = UINT64_MAX, /* (bursts: every job the short-job kernel takes) */
+    .burst_short_msg_below = BY32_BURST_SHORT_MSG_BELOW,
+    .burst_short_dec_below = BY32_BURST_SHORT_DEC_BELOW,
     .gmac_single = BY32_GMAC_SINGLE,
     AVX512_COMMON,
     .ops = &ops_by32,
