@@ -398,13 +398,12 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
 
 /* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
    |short_lim| bytes of hashed rows and |mlim_enc| / |mlim_dec| of message (the burst's limits,
-   by direction: burst_mlim); returns
-   the index of the first job that is not (or n). Kept small so that the fill state stays in
-   registers. */
+   by direction: burst_mlim); returns the index of the first job that is not (or n). Kept small
+   so that the fill state stays in registers. */
 static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n,
                            uint64_t short_lim, uint64_t mlim_enc, uint64_t mlim_dec,
-                           struct burst_fill *f,
-                           uint64_t now, uint64_t *bytes, unsigned *failed)
+                           struct burst_fill *f, uint64_t now, uint64_t *bytes,
+                           unsigned *failed)
 {
     uint64_t b = 0;
     for (; i < n; i++) {
@@ -465,8 +464,8 @@ burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
    returns the index of the first job it does not take (or n). jobs[i] itself is known not to
    be a valid short job; a later job with a message under its direction's short-job limit
    (|mlim_enc|, |mlim_dec|: the burst's; 0: no short-job kernel) and at most |short_aad| bytes
-   of AAD may be one and ends the run, so that the short-job classes get it first. One loop for a run of such jobs, out of
-   line so that the short-job loop keeps its registers. */
+   of AAD may be one and ends the run, so that the short-job classes get it first. One loop
+   for a run of such jobs, out of line so that the short-job loop keeps its registers. */
 static __attribute__((noinline)) unsigned
 fill_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, unsigned i,
               unsigned n, uint64_t mlim_enc, uint64_t mlim_dec, uint64_t short_aad,
