@@ -100,6 +100,18 @@ WBE20:          times 4 dd 0, 0, 0, 20 << 24         ; +20 on the last byte of e
 WBE24:          times 4 dd 0, 0, 0, 24 << 24
 WBE28:          times 4 dd 0, 0, 0, 28 << 24
 WBE32:          times 4 dd 0, 0, 0, 32 << 24
+; CTR32_WBW's rows 1..6: lane j's last byte (2 + j) ^ (2 + 4i + j), the XOR from row 0's
+; counter to row i's where both lie in one aligned run of 32
+%assign _i 1
+%rep 6
+WXD %+ _i:
+%assign _j 0
+%rep 4
+        dd      0, 0, 0, ((2 + _j) ^ (2 + 4 * _i + _j)) << 24
+%assign _j _j + 1
+%endrep
+%assign _i _i + 1
+%endrep
 
 section .text
 
@@ -183,6 +195,36 @@ section .text
 %%done:
         add     esi, 32
         and     esi, 255
+%endmacro
+; CTR32_WBW: CTR32_WB's rows whitened (XOR the round-0 key, zmm22 = its row, loaded here), for
+; a pass with PASS_W. Where lane 0's last byte is 2 mod 32 (a 12-byte IV: J0 + 1 + 32k) and the
+; group does not wrap it, the counters of rows 0..6 lie in one aligned run of 32 and differ from
+; row 0's in their low five bits only: row i = (row 0 ^ rk0) ^ WXD_i, one XOR per row instead
+; of an add and an XOR; row 7 (its lanes 2 and 3 cross to the next run) keeps the add. Other
+; groups: CTR32_WB, whitened after.
+%macro CTR32_WBW 0
+        RKLOAD  0
+        cmp     esi, 221
+        jae     %%other
+        test    esi, 0x1D                               ; last byte = 2 mod 32
+        jnz     %%other
+        test    esi, 2
+        jz      %%other
+        vpxorq  B_0, zmm12, zmm22
+        vpaddd  B_7, zmm12, [WBE28]
+%assign _i 1
+%rep 6
+        vpxorq  B_ %+ _i, B_0, [WXD %+ _i]
+%assign _i _i + 1
+%endrep
+        vpxorq  B_7, B_7, zmm22
+        vpaddd  zmm12, zmm12, [WBE32]
+        add     esi, 32
+        jmp     %%done
+%%other:
+        CTR32_WB
+        PASS_RW 8, vpxorq, 0
+%%done:
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
@@ -278,13 +320,14 @@ section .text
 ; PASS_GH: the GHASH of G0..G7 into S is stitched in (GK_STEP); PASS_FH: the final GHASH of
 ; G0..G7 (FH_PART: a decrypting tail's pass); PASS_FHP: the previous job's final GHASH
 ; (FHP_PART: mbgcmi_avx512_by32_jobs12); PASS_AAD: AAD_LATE after round 3; PASS_GH6: the GHASH
-; of a 24-block group (GK_STEP6).
+; of a 24-block group (GK_STEP6); PASS_W: the rows come whitened (CTR32_WBW), no round 0.
 %define PASS_J0 1
 %define PASS_GH 2
 %define PASS_FH 4
 %define PASS_AAD 8
 %define PASS_GH6 16
 %define PASS_FHP 32
+%define PASS_W 64                       ; B0..B7 already whitened (CTR32_WBW; not with J0)
 %macro PASS_RW 3                        ; nz, instruction (round key in zmm22), flags
 %assign _z 0
 %rep %1
@@ -307,8 +350,10 @@ section .text
 %endif
 %endmacro
 %macro PASS 3
+%if ((%3) & PASS_W) == 0
         RKLOAD  0
         PASS_RW %1, vpxorq, %3
+%endif
 %assign _r 1
 %rep (%2) - 1
         RKLOAD  _r
@@ -421,14 +466,14 @@ section .text
         PF_GROUP 1024
 %%nopf:
 %endif
-        CTR32_WB
+        CTR32_WBW
 %if %1
 %assign GKRAW 1
-        PASS    8, %2, PASS_GH
+        PASS    8, %2, PASS_GH | PASS_W
 %assign GKRAW 0
         GROUP_OUT_DEC_N 8
 %else
-        PASS    8, %2, PASS_GH
+        PASS    8, %2, PASS_GH | PASS_W
         GROUP_OUT_ENC
 %endif
         jmp     %%loop
