@@ -453,9 +453,9 @@ static void variant_hook(void **state)
    jobs with that much message or more to the single-message kernels and keep shorter ones and
    GMAC jobs of up to 256 bytes of AAD on the short-job kernel (by16's and by32's ring: GMAC
    jobs too go single-stream); by32's bursts keep every short encrypt of up to 256 bytes on
-   it. One burst, or the same jobs through the ring, per
-   variant holds each kind on both sides of every limit, in both directions, with a failed tag
-   on each route; every job's output, tag, status and canaries are checked, and
+   it. One burst, or the same jobs through the ring, per variant holds each kind on both sides
+   of every limit, in both directions, with a failed tag on each route; every job's output,
+   tag, status and canaries are checked, and
    stats.single_stream must count exactly the jobs routed single-stream (tu_goes_single_burst,
    tu_goes_single). Through the ring also behind a |lead| job that waits in the lanes until the
    flush (a 16-byte IV), so that every job meets a ring that is not empty: submit's general
