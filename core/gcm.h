@@ -67,6 +67,15 @@ struct mbgcmi_gcm_ops {
        wide_aad_span. A manager sends such jobs with a 12-byte IV to whole12 rather than to the
        lane kernel, which the short-job kernel's 16-byte AAD limit would leave them (0: none). */
     size_t wide_aad_max, wide_aad_span;
+    /* Optional: the two ends of a message in pieces (struct mbgcmi_stream, below) in one call
+       each. |st| is the stream's state from its GHASH field |s| on (the offsets are asserted
+       in core/gcm_stream.c). stream12_start: a 12-byte IV and 0..16 bytes of AAD: S =
+       GHASH(A), E_K(J0) and the first counter block J0 + 1. stream_finish: S over the partial
+       block (when |used| > 0) and the length block, the full tag T = E_K(J0) ^ S to |t|; the
+       state is left for the caller to wipe. NULL: the stream composes block and ghash. */
+    void (*stream12_start)(const struct mbgcmi_key *k, const uint8_t *iv, const uint8_t *aad,
+                           size_t aad_len, uint64_t *st);
+    void (*stream_finish)(const struct mbgcmi_key *k, const uint64_t *st, uint8_t t[16]);
 };
 
 /* Whether a burst gathers a valid linear 12-byte-IV job (decrypt |dec|, |len| message bytes)

@@ -6,6 +6,8 @@
  * Used by the incremental API (api/ctx.c) and by scatter-gather jobs (jobs/sgl.c), whose
  * segments are pieces.
  */
+#include <stddef.h>
+
 #include "arch.h"
 #include "gcm.h"
 
@@ -36,6 +38,12 @@ static void store_inc32(uint8_t dst[16], const uint8_t src[16])
     store16(dst, lo, (hi & 0xFFFFFFFFu) | (uint64_t)c << 32);
 }
 
+/* The ops' stream12_start and stream_finish take the state from |s| on at these offsets. */
+#define ST_OFF(f) (offsetof(struct mbgcmi_stream, f) - offsetof(struct mbgcmi_stream, s))
+_Static_assert(ST_OFF(ek0) == 16 && ST_OFF(ctr) == 32 && ST_OFF(cbuf) == 64 &&
+                   ST_OFF(aad_len) == 80 && ST_OFF(len) == 88 && ST_OFF(used) == 96,
+               "stream layout (arch/avx512/gcm_by16_avx512.asm ST_*)");
+
 void mbgcmi_stream_init(struct mbgcmi_stream *c, const struct mbgcmi_arch *a,
                         const struct mbgcmi_key *k, const uint8_t *iv, size_t iv_len,
                         const uint8_t *aad, size_t aad_len, int decrypt)
@@ -53,6 +61,10 @@ void mbgcmi_stream_init(struct mbgcmi_stream *c, const struct mbgcmi_arch *a,
     c->len = 0;
     c->used = 0;
     c->decrypt = decrypt;
+    if (ops->stream12_start != NULL && iv_len == 12 && aad_len <= 16) {
+        ops->stream12_start(k, iv, aad, aad_len, c->s); /* S, E_K(J0), ctr */
+        return;
+    }
     mbgcmi_gcm_j0(a, k, iv, iv_len, j0);
     ops->block(k, j0, c->ek0);
     store_inc32(c->ctr, j0);
@@ -118,6 +130,12 @@ void mbgcmi_stream_update(struct mbgcmi_stream *c, const uint8_t *in, size_t len
 void mbgcmi_stream_tag(struct mbgcmi_stream *c, uint8_t t[16])
 {
     const struct mbgcmi_gcm_ops *ops = c->arch->ops;
+    if (ops->stream_finish != NULL) {
+        ops->stream_finish(c->key, c->s, t);
+        mbgcmi_wipe(c, sizeof *c);
+        mbgcmi_clear_xmm(); /* the partial blocks' bytes passed through the C code's */
+        return;
+    }
     /* the zero-padded partial block (if any) and the length block in one GHASH call */
     uint8_t b[32];
     memcpy(b, c->cbuf, 16); /* zero past |used| */

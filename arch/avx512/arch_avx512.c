@@ -120,6 +120,8 @@
 static const struct mbgcmi_gcm_ops ops = {
     .block = mbgcmi_avx_block,
     .ghash = mbgcmi_avx512_ghash,
+    .stream12_start = mbgcmi_avx512_stream12_start,
+    .stream_finish = mbgcmi_avx512_stream_finish,
     .ctr_enc = mbgcmi_avx512_ctr_enc,
     .ctr_dec = mbgcmi_avx512_ctr_dec,
     .whole = mbgcmi_avx512_gcm,
@@ -203,6 +205,8 @@ static uint64_t jobs12_by32(mbgcm_job *const *jobs, size_t n)
 /* by32's single-message kernels: all but the whole-message entries and the burst routing */
 #define BY32_OPS_KERNELS                                                                        \
     .block = mbgcmi_avx_block, .ghash = mbgcmi_avx512_ghash,                                    \
+    .stream12_start = mbgcmi_avx512_stream12_start,                                             \
+    .stream_finish = mbgcmi_avx512_stream_finish,                                               \
     .ctr_enc = mbgcmi_avx512_by32_ctr_enc, .ctr_dec = mbgcmi_avx512_by32_ctr_dec,               \
     .wide_aad_max = SMALL_WIDE_AAD_MAX, .wide_aad_span = SMALL_WIDE_AAD_SPAN
 

@@ -16,6 +16,9 @@
    Contracts as the struct mbgcmi_gcm_ops members (core/gcm.h). */
 void mbgcmi_avx512_ghash(const struct mbgcmi_key *k, uint64_t s[2], const uint8_t *in,
                          size_t nblocks);
+void mbgcmi_avx512_stream12_start(const struct mbgcmi_key *k, const uint8_t *iv,
+                                  const uint8_t *aad, size_t aad_len, uint64_t *st);
+void mbgcmi_avx512_stream_finish(const struct mbgcmi_key *k, const uint64_t *st, uint8_t t[16]);
 void mbgcmi_avx512_ctr_enc(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
                            const uint8_t *in, uint8_t *out, size_t nblocks);
 void mbgcmi_avx512_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],

@@ -30,7 +30,9 @@ POLICY = {
                     ('rsi', 15, 1, 'ctr kernels: the last byte of the counter block (from '
                      'the IV, public): CTR_WB\'s no-wrap test'),
                     ('r12', 0, 88, 'jobs: the current job\'s fields (pointers, lengths, '
-                     'dir; gcm: r12 is the J0 pointer, an IV-derived public block)')],
+                     'dir; gcm: r12 is the J0 pointer, an IV-derived public block)'),
+                    ('rsi', 96, 4, 'stream_finish: the stream\'s used bytes of its partial '
+                     'block (ST_USED: the message length mod 16, public)')],
         declassify=[],
         declassify_setcc=[('mbgcmi_avx512_gcm', {'k3'},
                            'gcm12 decrypt: KORTESTW of the differing counted tag bytes, SETNZ '

@@ -66,6 +66,7 @@ WIDE_CONSTS
 WCTR2BE:        dd 0, 0, 0, 2 << 24, 0, 0, 0, 3 << 24, 0, 0, 0, 4 << 24, 0, 0, 0, 5 << 24
 WJ0ONE:         dd 0, 0, 0, 1 << 24                 ; J0 = IV || 00 00 00 01
                 dd 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+WJ0TWO:         dd 0, 0, 0, 2 << 24                 ; J0 + 1 (a 12-byte IV)
 
 section .text
 
@@ -79,6 +80,115 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         GHASH_AAD rdx, rcx, r8, rax
         vmovdqu64 [rsi], xmm16
         CLEAR_VREGS zmm
+        ret
+
+; The two ends of a message in pieces (core/gcm_stream.c) in one call each, for the common
+; start (a 12-byte IV, at most 16 bytes of AAD) and every end: in C they took the block op, a
+; J0 helper and two one-block ghash calls, each call clearing all 32 vector registers on its
+; way out (about 600 instructions for a stream's start and tag, against about 60 here). Both
+; take the stream's state from its GHASH field on (struct mbgcmi_stream; core/gcm_stream.c
+; asserts these offsets): S (V form) +0, E_K(J0) +16, the next counter block +32, the partial
+; block's ciphertext bytes (zero past the used ones) +64, AAD bytes +80, message bytes +88, the
+; partial block's used bytes (dword) +96.
+%define ST_S        0
+%define ST_EK0      16
+%define ST_CTR      32
+%define ST_CBUF     64
+%define ST_AAD_LEN  80
+%define ST_LEN      88
+%define ST_USED     96
+
+; void mbgcmi_avx512_stream12_start(const key *k, const uint8_t iv[12], const uint8_t *aad,
+;                                   size_t aad_len, uint64_t *st);
+;   aad_len 0..16. J0 = IV || 0^31 || 1; writes E_K(J0), the counter J0 + 1 and S = A H (A the
+;   AAD block zero-padded; S = 0 without AAD).
+global mbgcmi_avx512_stream12_start:function hidden
+mbgcmi_avx512_stream12_start:             ; rdi k, rsi iv, rdx aad, rcx aad_len, r8 st
+        mov     eax, 0xFFF
+        kmovw   k1, eax
+        vmovdqu8 xmm0{k1}{z}, [rsi]             ; IV || 0 (the IV's 12 bytes read, no more)
+        vpord   xmm1, xmm0, [WJ0ONE]            ; J0
+        vpord   xmm0, xmm0, [WJ0TWO]            ; J0 + 1, the first counter block
+        vmovdqu64 [r8 + ST_CTR], xmm0
+        vpxorq  xmm1, xmm1, [rdi + KEY_RK]
+%assign _r 1
+%rep 9
+        vaesenc xmm1, xmm1, [rdi + KEY_RK + 16 * _r]
+%assign _r _r + 1
+%endrep
+        mov     eax, [rdi + KEY_ROUNDS]         ; 10, 12 or 14: public (the key size)
+        cmp     eax, 12
+        jb      .s_10
+        vaesenc xmm1, xmm1, [rdi + KEY_RK + 16 * 10]
+        vaesenc xmm1, xmm1, [rdi + KEY_RK + 16 * 11]
+        je      .s_12
+        vaesenc xmm1, xmm1, [rdi + KEY_RK + 16 * 12]
+        vaesenc xmm1, xmm1, [rdi + KEY_RK + 16 * 13]
+        vaesenclast xmm1, xmm1, [rdi + KEY_RK + 16 * 14]
+        jmp     .s_ek
+.s_12:
+        vaesenclast xmm1, xmm1, [rdi + KEY_RK + 16 * 12]
+        jmp     .s_ek
+.s_10:
+        vaesenclast xmm1, xmm1, [rdi + KEY_RK + 16 * 10]
+.s_ek:
+        vmovdqu64 [r8 + ST_EK0], xmm1
+        vpxorq  xmm16, xmm16, xmm16             ; S = 0
+        test    ecx, ecx
+        jz      .s_out
+        vmovdqa64 xmm13, [BSWAP]
+        vmovdqa64 xmm14, [POLY]
+        mov     eax, 0xFFFF
+        bzhi    eax, eax, ecx
+        kmovw   k1, eax
+        vmovdqu8 xmm2{k1}{z}, [rdx]             ; A, zero-padded
+        GHASH1  xmm2
+        vpxorq  xmm2, xmm2, xmm2
+        vpxorq  xmm8, xmm8, xmm8
+        vpxorq  xmm9, xmm9, xmm9
+        vpxorq  xmm10, xmm10, xmm10
+        vpxorq  xmm17, xmm17, xmm17
+        vpxorq  xmm18, xmm18, xmm18
+        vpxorq  xmm19, xmm19, xmm19
+        vpxorq  xmm20, xmm20, xmm20
+.s_out:
+        vmovdqu64 [r8 + ST_S], xmm16
+        vpxorq  xmm1, xmm1, xmm1
+        vpxorq  xmm16, xmm16, xmm16
+        ret
+
+; void mbgcmi_avx512_stream_finish(const key *k, const uint64_t *st, uint8_t t[16]);
+;   S over the partial block (when bytes of it were used) and the length block, then
+;   T = E_K(J0) ^ S, the full tag, to t. The state is left as it was (the caller wipes it).
+global mbgcmi_avx512_stream_finish:function hidden
+mbgcmi_avx512_stream_finish:              ; rdi k, rsi st, rdx t
+        vmovdqa64 xmm13, [BSWAP]
+        vmovdqa64 xmm14, [POLY]
+        vmovdqu64 xmm16, [rsi + ST_S]
+        cmp     dword [rsi + ST_USED], 0
+        je      .f_len
+        vmovdqu64 xmm2, [rsi + ST_CBUF]
+        GHASH1  xmm2
+.f_len:
+        mov     rax, [rsi + ST_LEN]
+        shl     rax, 3
+        vmovq   xmm2, rax
+        mov     rax, [rsi + ST_AAD_LEN]
+        shl     rax, 3
+        vpinsrq xmm2, xmm2, rax, 1              ; L in V form {message bits, AAD bits}
+        GHASH1_V xmm2
+        vpshufb xmm16, xmm16, xmm13
+        vpxorq  xmm16, xmm16, [rsi + ST_EK0]
+        vmovdqu64 [rdx], xmm16
+        vpxorq  xmm2, xmm2, xmm2
+        vpxorq  xmm8, xmm8, xmm8
+        vpxorq  xmm9, xmm9, xmm9
+        vpxorq  xmm10, xmm10, xmm10
+        vpxorq  xmm16, xmm16, xmm16
+        vpxorq  xmm17, xmm17, xmm17
+        vpxorq  xmm18, xmm18, xmm18
+        vpxorq  xmm19, xmm19, xmm19
+        vpxorq  xmm20, xmm20, xmm20
         ret
 
 ; GROUP_LOAD dec / GROUP_STORE dec: one whole group of 16 blocks around its AES pass. Decrypt

@@ -1203,8 +1203,7 @@ mbgcmi_avx512_by32_gcm:
 .len_only:
         ; no final block (a decrypting bulk hashed them all, or an empty message): S = (S ^ L) H
         LEN_V   xmm4
-        vpshufb xmm4, xmm4, xmm13                       ; byte order, as GHASH1 takes it
-        GHASH1  xmm4
+        GHASH1_V xmm4
         jmp     .hashed
 .final_ctr:
         test    edx, edx
