@@ -11,22 +11,49 @@
 #include "jobs_internal.h"
 #include "validate.h"
 
-/* Check one list: count, NULL pointers, lengths adding up to |len| (no overflow). */
-static int check_list(const mbgcm_seg *l, uint32_t n, size_t len)
+/* What one pass over a list tells: the first and last byte addresses of its non-empty
+   segments (|span| 0 when a segment's end would wrap, or every segment is empty), and whether
+   its non-empty segments come in ascending address order without sharing a byte (then they are
+   disjoint without a sort). */
+struct list_scan {
+    uintptr_t lo, hi;
+    int span, ascending;
+};
+
+/* Check one list (count, NULL pointers, lengths adding up to |len| without overflow) and scan
+   it. */
+static int check_list(const mbgcm_seg *l, uint32_t n, size_t len, struct list_scan *sc)
 {
     if (n == 0 || n > MBGCM_MAX_SEGS) {
         return MBGCM_ERR_INVALID;
     }
     size_t sum = 0;
+    uintptr_t lo = UINTPTR_MAX, hi = 0, last = 0;
+    int wrap = 0, asc = 1, any = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (l[i].len != 0 && l[i].ptr == NULL) {
-            return MBGCM_ERR_INVALID;
+        const size_t sl = l[i].len;
+        if (sl == 0) {
+            continue;
         }
-        if (l[i].len > len - sum) {
-            return MBGCM_ERR_INVALID; /* more bytes than the message */
+        if (l[i].ptr == NULL || sl > len - sum) {
+            return MBGCM_ERR_INVALID; /* (or more bytes than the message) */
         }
-        sum += l[i].len;
+        sum += sl;
+        const uintptr_t p = (uintptr_t)l[i].ptr;
+        if (p > UINTPTR_MAX - (sl - 1)) {
+            wrap = 1;
+            continue;
+        }
+        asc &= !any || p > last;
+        any = 1;
+        last = p + (sl - 1);
+        lo = p < lo ? p : lo;
+        hi = last > hi ? last : hi;
     }
+    sc->lo = lo;
+    sc->hi = hi;
+    sc->span = any && !wrap;
+    sc->ascending = asc && !wrap;
     return sum == len ? MBGCM_OK : MBGCM_ERR_INVALID;
 }
 
@@ -70,31 +97,42 @@ int mbgcmi_check_sgl_job(const mbgcm_job *job)
     if (st != MBGCM_OK) {
         return st;
     }
+    /* a linear buffer is scanned as a list of one */
+    const mbgcm_seg one_src = {(uint8_t *)(uintptr_t)job->src, len};
+    const mbgcm_seg one_dst = {job->dst, len};
+    struct list_scan ss, ds;
     if (job->src_sgl != NULL) {
-        if (job->src != NULL || (st = check_list(job->src_sgl, job->src_nseg, len)) != 0) {
+        if (job->src != NULL || check_list(job->src_sgl, job->src_nseg, len, &ss) != 0) {
             return MBGCM_ERR_INVALID;
         }
     } else if (job->src_nseg != 0 || (len && job->src == NULL)) {
         return MBGCM_ERR_INVALID;
+    } else {
+        (void)check_list(&one_src, 1, len, &ss);
     }
     if (job->dst_sgl != NULL) {
-        if (job->dst != NULL || (st = check_list(job->dst_sgl, job->dst_nseg, len)) != 0) {
+        if (job->dst != NULL || check_list(job->dst_sgl, job->dst_nseg, len, &ds) != 0) {
             return MBGCM_ERR_INVALID;
+        }
+        if (!ds.ascending && !segs_disjoint(job->dst_sgl, job->dst_nseg)) {
+            return MBGCM_ERR_INVALID; /* two destination segments share memory */
         }
     } else if (job->dst_nseg != 0 || (len && job->dst == NULL)) {
         return MBGCM_ERR_INVALID;
-    }
-    if (job->dst_sgl != NULL && !segs_disjoint(job->dst_sgl, job->dst_nseg)) {
-        return MBGCM_ERR_INVALID; /* two destination segments share memory */
+    } else {
+        (void)check_list(&one_dst, 1, len, &ds);
     }
     if (job->src_sgl == job->dst_sgl && job->src_nseg == job->dst_nseg) {
         return MBGCM_OK; /* the same list: in place, segments disjoint (checked above) */
     }
+    /* the common case: the source bytes and the destination bytes lie apart as wholes (out of
+       place); else every pair of segments, below */
+    if (ss.span && ds.span && (ss.hi < ds.lo || ds.hi < ss.lo)) {
+        return MBGCM_OK;
+    }
     /* no source byte may share memory with a destination byte, unless the two segments are
        the same buffer at the same position of the message (in place segment by segment; the
        same buffer at another position would be overwritten before it is read) */
-    const mbgcm_seg one_src = {(uint8_t *)(uintptr_t)job->src, len};
-    const mbgcm_seg one_dst = {job->dst, len};
     const mbgcm_seg *sl = job->src_sgl ? job->src_sgl : &one_src;
     const mbgcm_seg *dl = job->dst_sgl ? job->dst_sgl : &one_dst;
     const uint32_t sn = job->src_sgl ? job->src_nseg : 1, dn = job->dst_sgl ? job->dst_nseg : 1;
