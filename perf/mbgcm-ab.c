@@ -40,6 +40,10 @@ typedef unsigned (*burst_fn)(mbgcm_mgr *, mbgcm_job *, unsigned);
 typedef mbgcm_job *(*ring_fn)(mbgcm_mgr *);
 typedef int (*oneshot_fn)(const mbgcm_key *, const void *, size_t, const void *, size_t,
                           const void *, size_t, void *, void *, size_t);
+typedef int (*ctx_init_fn)(mbgcm_ctx *, const mbgcm_key *, int, const void *, size_t,
+                           const void *, size_t);
+typedef int (*ctx_update_fn)(mbgcm_ctx *, const void *, size_t, void *);
+typedef int (*ctx_end_fn)(mbgcm_ctx *, const void *, size_t);
 
 struct lib {
     const char *path, *arg; /* the .so; the command-line argument (path@lanes) */
@@ -51,6 +55,9 @@ struct lib {
     burst_fn submit_burst;
     ring_fn get_next, submit, get_completed, flush;
     oneshot_fn encrypt, decrypt;
+    ctx_init_fn ctx_init;
+    ctx_update_fn ctx_update;
+    ctx_end_fn ctx_final, ctx_verify;
     mbgcm_mgr *mgr;
     mbgcm_key *keys; /* the point's keys, expanded by this library */
     uint64_t *t; /* TSC ticks per batch */
@@ -59,8 +66,9 @@ struct lib {
 static struct {
     char sizes[256], bits[64], dirs[64], apis[64];
     unsigned burst, trials, keys, aad, slots;
+    size_t piece;
     int cpu, timing_only;
-} opt = {"1420", "128,256", "enc", "burst,oneshot", 32, 1500, 64, 16, NSLOTS, -1, 0};
+} opt = {"1420", "128,256", "enc", "burst,oneshot", 32, 1500, 64, 16, NSLOTS, 16384, -1, 0};
 
 __attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt, ...)
 {
@@ -84,7 +92,13 @@ static void usage(FILE *f)
             "  --dirs LIST    enc,dec (default enc)\n"
             "  --api LIST     burst,oneshot,ring (default burst,oneshot): mbgcm_submit_burst of\n"
             "                 N jobs, N mbgcm_encrypt / mbgcm_decrypt calls, or N ring jobs\n"
-            "                 (get_next, submit, get_completed) and a flush, per timed batch\n"
+            "                 (get_next, submit, get_completed) and a flush, per timed batch;\n"
+            "                 ctx: N messages through mbgcm_ctx_init, mbgcm_ctx_update per\n"
+            "                 --piece bytes, final / verify; sgl: one mbgcm_submit_burst of N\n"
+            "                 jobs whose source and destination are lists of --piece-byte\n"
+            "                 segments of the slots' buffers\n"
+            "  --piece N      bytes per ctx update and per sgl segment (default 16384; the\n"
+            "                 last one shorter; at most %d segments)\n"
             "  --burst N      jobs per batch, 1..%d (default 32)\n"
             "  --trials N     batches per library and point (default 1500)\n"
             "  --keys N       keys round-robin over the message slots, 1..slots (default 64;\n"
@@ -99,7 +113,7 @@ static void usage(FILE *f)
             "                 wipe too unless their api/aead.c skips it\n"
             "Prints per point and library the minimum, 10th percentile and median ns per\n"
             "message over the batches, and each library's p10 against the first's.\n",
-            MAX_LIBS, IMIX_SLOTS, MAX_BURST, MAX_SLOTS, MAX_SLOTS, NSLOTS);
+            MAX_LIBS, IMIX_SLOTS, MBGCM_MAX_SEGS, MAX_BURST, MAX_SLOTS, MAX_SLOTS, NSLOTS);
 }
 
 static uint64_t ticks(void)
@@ -150,6 +164,10 @@ static void load(struct lib *l)
     l->flush = (ring_fn)sym(l, "mbgcm_flush_job");
     l->encrypt = (oneshot_fn)sym(l, "mbgcm_encrypt");
     l->decrypt = (oneshot_fn)sym(l, "mbgcm_decrypt");
+    l->ctx_init = (ctx_init_fn)sym(l, "mbgcm_ctx_init");
+    l->ctx_update = (ctx_update_fn)sym(l, "mbgcm_ctx_update");
+    l->ctx_final = (ctx_end_fn)sym(l, "mbgcm_ctx_final");
+    l->ctx_verify = (ctx_end_fn)sym(l, "mbgcm_ctx_verify");
     const mbgcm_config cfg = {.lanes = l->lanes};
     l->mgr = l->mgr_new(&cfg);
     if (l->mgr == NULL) {
@@ -192,8 +210,26 @@ static void fill(void *p, size_t n)
     }
 }
 
-enum api { API_ONESHOT, API_BURST, API_RING };
-static const char *const api_name[] = {"oneshot", "burst", "ring"};
+enum api { API_ONESHOT, API_BURST, API_RING, API_CTX, API_SGL };
+static const char *const api_name[] = {"oneshot", "burst", "ring", "ctx", "sgl"};
+
+/* the sgl jobs' segment lists: one source and one destination list per job of a batch */
+static mbgcm_seg sgl_segs[MAX_BURST][2][MBGCM_MAX_SEGS];
+
+/* |len| bytes at |p| as --piece-byte segments; the count */
+static uint32_t segs_of(mbgcm_seg *l, uint8_t *p, size_t len)
+{
+    uint32_t n = 0;
+    for (size_t o = 0; o < len || n == 0; o += opt.piece) {
+        if (n == MBGCM_MAX_SEGS) {
+            die("--piece %zu: more than %d segments", opt.piece, MBGCM_MAX_SEGS);
+        }
+        l[n].ptr = p + o;
+        l[n].len = len - o < opt.piece ? len - o : opt.piece;
+        n++;
+    }
+    return n;
+}
 
 /* one job's fields for slot |s|, every field set (as a caller of the ring must: the slot keeps
    the previous job's) one by one: a memset or a compound literal compiles to a `rep stos`,
@@ -237,13 +273,35 @@ static int batch(struct lib *l, struct work *w, enum api api, unsigned s0, unsig
         }
         return bad || done != n;
     }
-    if (api == API_BURST) {
+    if (api == API_BURST || api == API_SGL) {
         for (unsigned q = 0; q < n; q++) {
-            fill_job(&jobs[q], l, w, (s0 + q) % w->nslots);
+            const unsigned s = (s0 + q) % w->nslots;
+            fill_job(&jobs[q], l, w, s);
+            if (api == API_SGL) {
+                jobs[q].src = jobs[q].dst = NULL;
+                jobs[q].src_nseg = segs_of(sgl_segs[q][0], w->in[s], w->len[s]);
+                jobs[q].dst_nseg = segs_of(sgl_segs[q][1], w->out[s], w->len[s]);
+                jobs[q].src_sgl = sgl_segs[q][0];
+                jobs[q].dst_sgl = sgl_segs[q][1];
+            }
         }
         return l->submit_burst(l->mgr, jobs, n) != n;
     }
     int bad = 0;
+    if (api == API_CTX) {
+        for (unsigned q = 0; q < n; q++) {
+            const unsigned s = (s0 + q) % w->nslots;
+            mbgcm_ctx c;
+            bad |= l->ctx_init(&c, &l->keys[s % opt.keys], w->dec ? MBGCM_DECRYPT : MBGCM_ENCRYPT,
+                               w->iv[s], 12, w->aad[s], opt.aad);
+            for (size_t o = 0; o < w->len[s]; o += opt.piece) {
+                const size_t t = w->len[s] - o < opt.piece ? w->len[s] - o : opt.piece;
+                bad |= l->ctx_update(&c, w->in[s] + o, t, w->out[s] + o);
+            }
+            bad |= w->dec ? l->ctx_verify(&c, w->tag[s], TAG) : l->ctx_final(&c, w->otag[s], TAG);
+        }
+        return bad;
+    }
     for (unsigned q = 0; q < n; q++) {
         const unsigned s = (s0 + q) % w->nslots;
         bad |= (w->dec ? l->decrypt : l->encrypt)(&l->keys[s % opt.keys], w->iv[s], 12,
@@ -445,6 +503,8 @@ int main(int argc, char **argv)
             opt.keys = num(v, 1, MAX_SLOTS, "--keys"), i++;
         } else if (!strcmp(a, "--slots")) {
             opt.slots = num(v, 1, MAX_SLOTS, "--slots"), i++;
+        } else if (!strcmp(a, "--piece")) {
+            opt.piece = num(v, 1, 1u << 30, "--piece"), i++;
         } else if (!strcmp(a, "--aad")) {
             opt.aad = num(v, 0, 4096, "--aad"), i++;
         } else if (!strcmp(a, "--cpu")) {
@@ -518,7 +578,7 @@ int main(int argc, char **argv)
                      p = strtok_r(NULL, ",", &av)) {
                     enum api api = API_ONESHOT;
                     while (strcmp(p, api_name[api]) != 0) {
-                        if (++api > API_RING) {
+                        if (++api > API_SGL) {
                             die("bad --api %s", p);
                         }
                     }
