@@ -199,6 +199,40 @@ static uint8_t *only_seg(const mbgcm_seg *l, uint32_t n, uint8_t *buf, size_t le
     return NULL;
 }
 
+/* The general walk: each piece as long as both the current source segment and the current
+   destination segment allow. */
+static void sgl_walk(struct mbgcmi_stream *st, struct cursor *in, struct cursor *out,
+                     size_t left)
+{
+    while (left != 0) {
+        const size_t na = cursor_avail(in), nb = cursor_avail(out);
+        size_t n = na < nb ? na : nb;
+        n = n < left ? n : left;
+        mbgcmi_stream_update(st, in->l[in->i].ptr + in->off, n, out->l[out->i].ptr + out->off);
+        in->off += n;
+        out->off += n;
+        left -= n;
+    }
+}
+
+/* 1 when the job's source and destination are cut at the same message offsets: one of them
+   linear, or two lists of the same segment lengths. */
+static int same_cuts(const mbgcm_job *job)
+{
+    if (job->src_sgl == NULL || job->dst_sgl == NULL) {
+        return 1;
+    }
+    if (job->src_nseg != job->dst_nseg) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < job->src_nseg; i++) {
+        if (job->src_sgl[i].len != job->dst_sgl[i].len) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
 {
     if (job->len != 0) {
@@ -223,16 +257,25 @@ int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
     }
     mbgcmi_stream_init(&st, a, mbgcmi_key_c(job->key), job->iv, job->iv_len, job->aad,
                        job->aad_len, dec);
-    cursor_init(&in, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src, job->len);
-    cursor_init(&out, job->dst_sgl, job->dst_nseg, job->dst, job->len);
-    for (size_t left = job->len; left != 0;) {
-        const size_t na = cursor_avail(&in), nb = cursor_avail(&out);
-        size_t n = na < nb ? na : nb;
-        n = n < left ? n : left;
-        mbgcmi_stream_update(&st, in.l[in.i].ptr + in.off, n, out.l[out.i].ptr + out.off);
-        in.off += n;
-        out.off += n;
-        left -= n;
+    if (same_cuts(job)) {
+        /* one stream update per segment: one side linear, or both lists cut at the same
+           offsets (the same shape: an mbuf chain in place or into a chain like it) */
+        const mbgcm_seg *sl = job->src_sgl, *dl = job->dst_sgl;
+        const uint32_t n = sl ? job->src_nseg : job->dst_nseg;
+        size_t off = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const size_t len = sl ? sl[i].len : dl[i].len;
+            if (len != 0) {
+                mbgcmi_stream_update(&st, sl ? sl[i].ptr : job->src + off, len,
+                                     dl ? dl[i].ptr : job->dst + off);
+                off += len;
+            }
+        }
+    } else {
+        cursor_init(&in, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src,
+                    job->len);
+        cursor_init(&out, job->dst_sgl, job->dst_nseg, job->dst, job->len);
+        sgl_walk(&st, &in, &out, job->len);
     }
     mbgcmi_stream_tag(&st, t);
     int fail = 0;
