@@ -85,11 +85,13 @@ void mbgcmi_stream_init(struct mbgcmi_stream *c, const struct mbgcmi_arch *a,
     }
 }
 
-void mbgcmi_stream_update(struct mbgcmi_stream *c, const uint8_t *in, size_t len, uint8_t *out)
+/* The general case of mbgcmi_stream_update (below): partial blocks at either end. */
+__attribute__((noinline)) static void stream_update_any(struct mbgcmi_stream *c,
+                                                        const uint8_t *in, size_t len,
+                                                        uint8_t *out)
 {
     const struct mbgcmi_gcm_ops *ops = c->arch->ops;
     const int dec = c->decrypt;
-    c->len += len;
     /* 1. finish the partial block in progress */
     while (c->used != 0 && len != 0) {
         const uint8_t x = *in++;
@@ -125,6 +127,19 @@ void mbgcmi_stream_update(struct mbgcmi_stream *c, const uint8_t *in, size_t len
     if (c->arch->portable) {
         mbgcmi_burn_stack();
     }
+}
+
+void mbgcmi_stream_update(struct mbgcmi_stream *c, const uint8_t *in, size_t len, uint8_t *out)
+{
+    c->len += len;
+    if ((c->used | (len & 15)) == 0 && !c->arch->portable) {
+        /* whole blocks from a block boundary (an mbuf of whole blocks, a 16 KiB piece): the
+           kernel alone, a tail call without a frame of saved registers */
+        const struct mbgcmi_gcm_ops *ops = c->arch->ops;
+        (c->decrypt ? ops->ctr_dec : ops->ctr_enc)(c->key, c->ctr, c->s, in, out, len / 16);
+        return;
+    }
+    stream_update_any(c, in, len, out);
 }
 
 void mbgcmi_stream_tag(struct mbgcmi_stream *c, uint8_t t[16])
