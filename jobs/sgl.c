@@ -22,7 +22,8 @@ struct list_scan {
 
 /* Check one list (count, NULL pointers, lengths adding up to |len| without overflow) and scan
    it. */
-static int check_list(const mbgcm_seg *l, uint32_t n, size_t len, struct list_scan *sc)
+static inline __attribute__((always_inline)) int check_list(const mbgcm_seg *l, uint32_t n,
+                                                         size_t len, struct list_scan *sc)
 {
     if (n == 0 || n > MBGCM_MAX_SEGS) {
         return MBGCM_ERR_INVALID;
@@ -100,7 +101,7 @@ int mbgcmi_check_sgl_job(const mbgcm_job *job)
     /* a linear buffer is scanned as a list of one */
     const mbgcm_seg one_src = {(uint8_t *)(uintptr_t)job->src, len};
     const mbgcm_seg one_dst = {job->dst, len};
-    struct list_scan ss, ds;
+    struct list_scan ss = {0, 0, 0, 0}, ds = {0, 0, 0, 0};
     if (job->src_sgl != NULL) {
         if (job->src != NULL || check_list(job->src_sgl, job->src_nseg, len, &ss) != 0) {
             return MBGCM_ERR_INVALID;
