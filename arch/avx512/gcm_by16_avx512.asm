@@ -83,13 +83,12 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         ret
 
 ; The two ends of a message in pieces (core/gcm_stream.c) in one call each, for the common
-; start (a 12-byte IV, at most 16 bytes of AAD) and every end: in C they took the block op, a
-; J0 helper and two one-block ghash calls, each call clearing all 32 vector registers on its
-; way out (about 600 instructions for a stream's start and tag, against about 60 here). Both
-; take the stream's state from its GHASH field on (struct mbgcmi_stream; core/gcm_stream.c
-; asserts these offsets): S (V form) +0, E_K(J0) +16, the next counter block +32, the partial
-; block's ciphertext bytes (zero past the used ones) +64, AAD bytes +80, message bytes +88, the
-; partial block's used bytes (dword) +96.
+; start (a 12-byte IV, at most 16 bytes of AAD) and every end, in place of the block op, a J0
+; helper and two one-block ghash calls, each of which clears all 32 vector registers on its way
+; out; these clear only the registers they wrote. Both take the stream's state from its GHASH
+; field on (struct mbgcmi_stream; core/gcm_stream.c asserts these offsets): S (V form) +0,
+; E_K(J0) +16, the next counter block +32, the partial block's ciphertext bytes (zero past the
+; used ones) +64, AAD bytes +80, message bytes +88, the partial block's used bytes (dword) +96.
 %define ST_S        0
 %define ST_EK0      16
 %define ST_CTR      32
