@@ -70,6 +70,7 @@ WJ0TWO:         dd 0, 0, 0, 2 << 24                 ; J0 + 1 (a 12-byte IV)
 
 section .text
 
+extern mbgcmi_avx_block
 
 global mbgcmi_avx512_ghash:function hidden
 mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
@@ -83,9 +84,9 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
         ret
 
 ; The two ends of a message in pieces (core/gcm_stream.c) in one call each, for the common
-; start (a 12-byte IV, at most 16 bytes of AAD) and every end, in place of the block op, a J0
-; helper and two one-block ghash calls, each of which clears all 32 vector registers on its way
-; out; these clear only the registers they wrote. Both take the stream's state from its GHASH
+; start (a 12-byte IV, at most 16 bytes of AAD) and every end, in place of a J0 helper and two
+; one-block ghash calls, each of which clears all 32 vector registers on its way out; these
+; clear only the registers they wrote (the start ends in the block op for E_K(J0)). Both take the stream's state from its GHASH
 ; field on (struct mbgcmi_stream; core/gcm_stream.c asserts these offsets): S (V form) +0,
 ; E_K(J0) +16, the next counter block +32, the partial block's ciphertext bytes (zero past the
 ; used ones) +64, AAD bytes +80, message bytes +88, the partial block's used bytes (dword) +96.
@@ -99,8 +100,9 @@ mbgcmi_avx512_ghash:                      ; rdi k, rsi s, rdx in, rcx nblocks
 
 ; void mbgcmi_avx512_stream12_start(const key *k, const uint8_t iv[12], const uint8_t *aad,
 ;                                   size_t aad_len, uint64_t *st);
-;   aad_len 0..16. J0 = IV || 0^31 || 1; writes E_K(J0), the counter J0 + 1 and S = A H (A the
-;   AAD block zero-padded; S = 0 without AAD).
+;   aad_len 0..16. J0 = IV || 0^31 || 1; writes the counter J0 + 1, S = A H (A the AAD block
+;   zero-padded; S = 0 without AAD) and E_K(J0), the last through the block op
+;   (mbgcmi_avx_block, a tail call: J0 is written to E_K(J0)'s place and encrypted there).
 global mbgcmi_avx512_stream12_start:function hidden
 mbgcmi_avx512_stream12_start:             ; rdi k, rsi iv, rdx aad, rcx aad_len, r8 st
         mov     eax, 0xFFF
@@ -109,28 +111,6 @@ mbgcmi_avx512_stream12_start:             ; rdi k, rsi iv, rdx aad, rcx aad_len,
         vpord   xmm1, xmm0, [WJ0ONE]            ; J0
         vpord   xmm0, xmm0, [WJ0TWO]            ; J0 + 1, the first counter block
         vmovdqu64 [r8 + ST_CTR], xmm0
-        vpxorq  xmm1, xmm1, [rdi + KEY_RK]
-%assign _r 1
-%rep 9
-        vaesenc xmm1, xmm1, [rdi + KEY_RK + 16 * _r]
-%assign _r _r + 1
-%endrep
-        mov     eax, [rdi + KEY_ROUNDS]         ; 10, 12 or 14: public (the key size)
-        cmp     eax, 12
-        jb      .s_10
-        vaesenc xmm1, xmm1, [rdi + KEY_RK + 16 * 10]
-        vaesenc xmm1, xmm1, [rdi + KEY_RK + 16 * 11]
-        je      .s_12
-        vaesenc xmm1, xmm1, [rdi + KEY_RK + 16 * 12]
-        vaesenc xmm1, xmm1, [rdi + KEY_RK + 16 * 13]
-        vaesenclast xmm1, xmm1, [rdi + KEY_RK + 16 * 14]
-        jmp     .s_ek
-.s_12:
-        vaesenclast xmm1, xmm1, [rdi + KEY_RK + 16 * 12]
-        jmp     .s_ek
-.s_10:
-        vaesenclast xmm1, xmm1, [rdi + KEY_RK + 16 * 10]
-.s_ek:
         vmovdqu64 [r8 + ST_EK0], xmm1
         vpxorq  xmm16, xmm16, xmm16             ; S = 0
         test    ecx, ecx
@@ -152,9 +132,10 @@ mbgcmi_avx512_stream12_start:             ; rdi k, rsi iv, rdx aad, rcx aad_len,
         vpxorq  xmm20, xmm20, xmm20
 .s_out:
         vmovdqu64 [r8 + ST_S], xmm16
-        vpxorq  xmm1, xmm1, xmm1
         vpxorq  xmm16, xmm16, xmm16
-        ret
+        lea     rsi, [r8 + ST_EK0]
+        mov     rdx, rsi
+        jmp     mbgcmi_avx_block                ; E_K(J0) in place (clears xmm0, xmm1)
 
 ; void mbgcmi_avx512_stream_finish(const key *k, const uint64_t *st, uint8_t t[16]);
 ;   S over the partial block (when bytes of it were used) and the length block, then
