@@ -55,13 +55,14 @@ struct mbgcmi_gcm_ops {
     uint64_t (*jobs12)(mbgcm_job *const *jobs, size_t n);
     /* Which burst jobs wait for jobs12 (mbgcmi_jobs12_takes): encrypts of at least
        jobs12_enc_from and fewer than jobs12_enc_below bytes, and decrypts of at least
-       jobs12_dec_from and fewer than jobs12_dec_below; with jobs12_gmac, also every GMAC
-       job that generates a tag (no message), whatever its ranges say. The burst runs every
+       jobs12_dec_from and fewer than jobs12_dec_below; and every GMAC job that generates a
+       tag (no message) with fewer than jobs12_gmac_below bytes of AAD (0: none), whatever
+       the ranges say. The burst runs every
        other linear job with a 12-byte IV at once through whole12: gathering a job for a later
        call costs a few ns, which pays only where the pipelining hides a final GHASH and
        whole12 has no quicker kernel for the length (docs/perf.md). Unused without jobs12. */
     size_t jobs12_enc_from, jobs12_enc_below, jobs12_dec_from, jobs12_dec_below;
-    int jobs12_gmac;
+    size_t jobs12_gmac_below;
     /* Short messages with more than 16 bytes of AAD (a QUIC header, say) that whole12 runs as
        quickly as the common ones: AAD of 17..wide_aad_max bytes with len + aad_len at most
        wide_aad_span. A manager sends such jobs with a 12-byte IV to whole12 rather than to the
@@ -78,14 +79,16 @@ struct mbgcmi_gcm_ops {
     void (*stream_finish)(const struct mbgcmi_key *k, const uint64_t *st, uint8_t t[16]);
 };
 
-/* Whether a burst gathers a valid linear 12-byte-IV job (decrypt |dec|, |len| message bytes)
-   for ops->jobs12: the ops' range for its direction, or jobs12_gmac for a GMAC job. */
-static inline int mbgcmi_jobs12_takes(const struct mbgcmi_gcm_ops *ops, int dec, uint64_t len)
+/* Whether a burst gathers a valid linear 12-byte-IV job (decrypt |dec|, |len| message bytes,
+   |aad_len| bytes of AAD) for ops->jobs12: the ops' range for its direction, or
+   jobs12_gmac_below for a GMAC job. */
+static inline int mbgcmi_jobs12_takes(const struct mbgcmi_gcm_ops *ops, int dec, uint64_t len,
+                                      uint64_t aad_len)
 {
     if (ops->jobs12 == NULL) {
         return 0;
     }
-    if (len == 0 && !dec && ops->jobs12_gmac) {
+    if (len == 0 && !dec && aad_len < ops->jobs12_gmac_below) {
         return 1;
     }
     return len < (dec ? ops->jobs12_dec_below : ops->jobs12_enc_below) &&

@@ -452,7 +452,7 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
 static inline __attribute__((always_inline)) unsigned
 burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
 {
-    if (mbgcmi_jobs12_takes(ops, job->dir == MBGCM_DECRYPT, job->len)) {
+    if (mbgcmi_jobs12_takes(ops, job->dir == MBGCM_DECRYPT, job->len, job->aad_len)) {
         m->defer[m->ndefer++] = job;
         return m->ndefer == MBGCMI_JOBS12_MAX ? mbgcmi_sched_run_deferred(m) : 0;
     }

@@ -60,7 +60,7 @@ static const size_t len_classes[] = {
 #define NCLS (sizeof len_classes / sizeof len_classes[0])
 static const size_t tag_lens[] = {4, 8, 12, 13, 14, 15, 16};
 #define NTAG (sizeof tag_lens / sizeof tag_lens[0])
-static const size_t aad_lens[] = {0, 1, 15, 16, 17, 64, 255, 256, 257, 300, 1000};
+static const size_t aad_lens[] = {0, 1, 15, 16, 17, 64, 255, 256, 257, 300, 768, 769, 1000};
 #define NAAD (sizeof aad_lens / sizeof aad_lens[0])
 static const size_t odd_ivs[] = {1, 13, 64};
 
@@ -190,7 +190,7 @@ static const char *route_of(const struct run *R, const struct pj *p)
     if ((uint64_t)sp->len < R->thr && !tu_goes_wide(R->m, sp)) return "single";
     if (sp->iv_len == 12 && R->ops != NULL && R->ops->whole12 != NULL) {
         /* the burst gathers what the ops' limits give to jobs12 and runs the rest at once */
-        return mbgcmi_jobs12_takes(R->ops, sp->dir == MBGCM_DECRYPT, sp->len)
+        return mbgcmi_jobs12_takes(R->ops, sp->dir == MBGCM_DECRYPT, sp->len, sp->aad_len)
                    ? "pipelined"
                    : "whole12";
     }

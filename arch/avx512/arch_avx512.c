@@ -129,7 +129,6 @@ static const struct mbgcmi_gcm_ops ops = {
     .jobs12 = mbgcmi_avx512_gcm12_jobs,
     .jobs12_enc_from = BY16_CHUNKS_ENC_MAX + 1,
     .jobs12_dec_from = BY16_CHUNKS_MAX + 1,
-    .jobs12_gmac = 0,
     .jobs12_enc_below = SIZE_MAX,
     .jobs12_dec_below = SIZE_MAX,
     /* jobs the lanes would get (under 129 bytes in all) with 17..64 bytes of AAD: whole12
@@ -198,6 +197,12 @@ static uint64_t jobs12_by32(mbgcm_job *const *jobs, size_t n)
 #ifndef BY32_BURST_SHORT_DEC_BELOW
 #define BY32_BURST_SHORT_DEC_BELOW 145
 #endif
+/* GMAC jobs (no message) of a burst with fewer bytes of AAD than this wait for the pipelined
+   call (by16's); longer ones run at once through whole12, whose by32 AAD loop (32 blocks per
+   reduction, Karatsuba) outruns by16's there: measured on Zen 5, docs/perf.md. */
+#ifndef BY32_JOBS12_GMAC_BELOW
+#define BY32_JOBS12_GMAC_BELOW 769
+#endif
 #ifndef BY32_GMAC_SINGLE
 #define BY32_GMAC_SINGLE 1
 #endif
@@ -218,7 +223,7 @@ static const struct mbgcmi_gcm_ops ops_by32 = {
     .jobs12_enc_from = BY32_JOBS12_ENC_FROM,
     .jobs12_enc_below = SIZE_MAX,
     .jobs12_dec_below = 0,
-    .jobs12_gmac = 1,
+    .jobs12_gmac_below = BY32_JOBS12_GMAC_BELOW,
 };
 
 /* The by32h variant (cores that run a zmm operation as two 256-bit halves: Zen 4): by32's
