@@ -79,67 +79,12 @@ if [ "$SETUP" -eq 1 ]; then
 fi
 
 # ---- the current intel-ipsec-mb: built once per source, cached outside the tree ------------
-# Prints the prefix (include/intel-ipsec-mb.h, lib/libIPSec_MB.so*) on stdout.
+# scripts/ipsec-mb-peer.sh prints the prefix (include/intel-ipsec-mb.h, lib/libIPSec_MB.so*).
 peer_prefix() {
-  local src=$1 name hash cache srcdir
+  local src=$1 opts=(-j "$JOBS")
   case "$src" in /*) ;; *) src="$CALLER_PWD/$src" ;; esac
-  if [ -f "$src" ]; then
-    case "$src" in
-      *.tar.gz|*.tgz|*.tar.xz|*.tar.bz2|*.tar) ;;
-      *) fail "--ipsec-mb-src $src: not a directory or a tarball" ;;
-    esac
-    name=$(basename "$src")
-    name=${name%.tgz}
-    name=${name%.tar*}
-    name=${name#intel-ipsec-mb-}
-    hash=$(sha256sum "$src" | cut -c1-12)
-  elif [ -d "$src" ]; then
-    [ -f "$src/lib/intel-ipsec-mb.h" ] || fail "--ipsec-mb-src $src: no lib/intel-ipsec-mb.h there"
-    src=$(cd "$src" && pwd)
-    name=$(basename "$src")
-    name=${name#intel-ipsec-mb-}
-    # What the library target builds from; a build directory inside the tree is not hashed.
-    hash=$(cd "$src" && find CMakeLists.txt cmake lib -type f -print0 | LC_ALL=C sort -z |
-           xargs -0 sha256sum | sha256sum | cut -c1-12)
-  else
-    fail "--ipsec-mb-src $src: no such file or directory"
-  fi
-  cache="${XDG_CACHE_HOME:-$HOME/.cache}/mbgcm/ipsec-mb-$name-$hash"
-  mkdir -p "$(dirname "$cache")"
-  (
-    flock 9   # two runs at once build it once
-    if [ "$PEER_REBUILD" -eq 1 ]; then
-      rm -rf "$cache"
-    fi
-    if [ -f "$cache/prefix/.complete" ]; then
-      log "intel-ipsec-mb $name: cached in $cache" ; exit 0
-    fi
-    rm -rf "$cache"
-    mkdir -p "$cache"
-    srcdir=$src
-    if [ -f "$src" ]; then
-      mkdir -p "$cache/src"
-      tar -xf "$src" -C "$cache/src"
-      srcdir=$(dirname "$(find "$cache/src" -maxdepth 3 -path '*/lib/intel-ipsec-mb.h' | head -n 1)")
-      srcdir=${srcdir%/lib}
-      [ -f "$srcdir/lib/intel-ipsec-mb.h" ] || fail "$src: no lib/intel-ipsec-mb.h inside"
-    fi
-    log "building intel-ipsec-mb $name (library only, Release, -j $JOBS; log: $cache/build.log)"
-    if ! { cmake -S "$srcdir" -B "$cache/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_LIBRARY_ONLY=ON &&
-           cmake --build "$cache/build" -j "$JOBS" --target IPSec_MB; } >"$cache/build.log" 2>&1; then
-      tail -n 30 "$cache/build.log" >&2
-      fail "intel-ipsec-mb build failed (log: $cache/build.log)"
-    fi
-    mkdir -p "$cache/prefix/include" "$cache/prefix/lib"
-    cp "$srcdir/lib/intel-ipsec-mb.h" "$cache/prefix/include/"
-    cp -a "$cache/build/lib/"libIPSec_MB.so* "$cache/prefix/lib/"
-    echo "intel-ipsec-mb built from $src (sha256 prefix $hash) on $(date -u '+%Y-%m-%d %H:%M UTC')" \
-      >"$cache/prefix/SOURCE"
-    rm -rf "$cache/src" "$cache/build"
-    touch "$cache/prefix/.complete"
-    log "intel-ipsec-mb $name: built into $cache"
-  ) 9>"$cache.lock" >&2 || exit 1
-  echo "$cache/prefix"
+  [ "$PEER_REBUILD" -eq 0 ] || opts+=(--rebuild)
+  "$ROOT/scripts/ipsec-mb-peer.sh" "${opts[@]}" "$src" || fail "no intel-ipsec-mb build from $src"
 }
 
 PEER_PREFIX=""

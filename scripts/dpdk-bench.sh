@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # scripts/dpdk-bench.sh — crypto_mbgcm vs crypto_aesni_gcm (Debian's DPDK 22.11 PMD, with
-# ipsec-mb 1.3 inside) in one run: dpdk-test-crypto-perf throughput (64..2048 bytes and IMIX,
+# ipsec-mb 1.3 inside) and, given a current intel-ipsec-mb source (--ipsec-mb-src), the same
+# driver's crypto_aesni_gcm and crypto_aesni_mb built against it (scripts/ipsec-mb-peer.sh
+# --dpdk-pmd; they load as crypto_cur_aesni_gcm and crypto_cur_aesni_mb) in one run: dpdk-test-crypto-perf throughput (64..2048 bytes and IMIX,
 # burst 32) and latency, AES-128-GCM and AES-256-GCM encrypt, 16-byte AAD, 16-byte tag, in
 # place; AES-GMAC generate throughput (crypto-perf --optype auth-only, 16-byte tag); and the
 # CPU-crypto API (dpdk/test/cpu_crypto_bench.c: vectors of 32 one-segment elements of 64, 256
@@ -9,6 +11,11 @@
 #
 #   scripts/dpdk-bench.sh [-B BUILD_DIR] [-r REPS] [-n OPS] [-k "16 32"] [-t MS]
 #                         [--huge auto|on|off] [--tables all|vec] [--update-doc]
+#                         [--ipsec-mb-src DIR|TARBALL]
+#
+# --ipsec-mb-src (default: $IPSEC_MB_SRC; nothing is looked up anywhere else): the ratios are
+# then against the faster of the two current PMDs at each point ("best current"), beside the
+# ratio against Debian's PMD; without it, against Debian's alone, two major versions old.
 #
 # Builds the PMD (Release, -DMBGCM_DPDK=ON) in BUILD_DIR (default build-dpdk-bench), then
 # runs each measurement REPS times (default 5), alternating which PMD goes first, and reports
@@ -26,6 +33,7 @@
 # feed the CPU-crypto table) only the AES-GMAC and CPU-crypto tables go to the doc, into the
 # block dpdk-bench-vec or dpdk-bench-vec-nohuge. BUILD_DIR/dpdk-bench-vec.md has them too.
 set -euo pipefail
+CALLER_PWD=$PWD   # relative --ipsec-mb-src paths are the caller's
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 BUILD="$ROOT/build-dpdk-bench"
@@ -36,6 +44,7 @@ UPDATE_DOC=0
 TABLES=all
 HUGE=auto
 CPU_MS=300
+PEER_SRC=${IPSEC_MB_SRC:-}
 while [ $# -gt 0 ]; do
   case "$1" in
     -B) BUILD="$2"; shift 2 ;;
@@ -46,7 +55,8 @@ while [ $# -gt 0 ]; do
     --update-doc) UPDATE_DOC=1; shift ;;
     --tables) TABLES="$2"; shift 2 ;;
     --huge) HUGE="$2"; shift 2 ;;
-    *) echo "usage: $0 [-B BUILD_DIR] [-r REPS] [-n OPS] [-k \"16 32\"] [-t MS] [--huge auto|on|off] [--tables all|vec] [--update-doc]" >&2; exit 2 ;;
+    --ipsec-mb-src) PEER_SRC="$2"; shift 2 ;;
+    *) echo "usage: $0 [-B BUILD_DIR] [-r REPS] [-n OPS] [-k \"16 32\"] [-t MS] [--huge auto|on|off] [--tables all|vec] [--update-doc] [--ipsec-mb-src DIR|TARBALL]" >&2; exit 2 ;;
   esac
 done
 SIZES="64,128,256,512,1024,1420,2048"
@@ -64,6 +74,23 @@ cmake --build "$BUILD" --target crypto_mbgcm cpu_crypto_bench -j "$(nproc)" >/de
 CPU_BENCH="$BUILD/dpdk/test/cpu_crypto_bench"
 PERF=$(command -v dpdk-test-crypto-perf)
 . "$ROOT/dpdk/test/eal_env.sh"
+# the peers: Debian's PMD always; the current intel-ipsec-mb's two when its source is given
+PEERS="aesni_gcm"
+CUR_PMD=""
+CUR_COPY_DIR=""
+IMB_CUR=""
+if [ -n "$PEER_SRC" ]; then
+  case "$PEER_SRC" in /*) ;; *) PEER_SRC="$CALLER_PWD/$PEER_SRC" ;; esac
+  CUR_SO=$("$ROOT/scripts/ipsec-mb-peer.sh" --dpdk-pmd "$PEER_SRC")
+  IMB_CUR=$(sed -n 's/^#define IMB_VERSION_STR "\(.*\)"$/\1/p' \
+            "$(dirname "$(dirname "$CUR_SO")")/prefix/include/intel-ipsec-mb.h")
+  mbgcm_pmd_path "$CUR_SO"
+  CUR_PMD=$MBGCM_PMD
+  CUR_COPY_DIR=$MBGCM_PMD_COPY_DIR
+  MBGCM_PMD_COPY_DIR=""
+  PEERS="aesni_gcm cur_aesni_gcm cur_aesni_mb"
+fi
+PMDS="mbgcm $PEERS"
 mbgcm_pmd_path "$BUILD/dpdk/librte_crypto_mbgcm.so"
 
 # hugepages (see the header): reserve, mount privately, give back on exit
@@ -77,7 +104,7 @@ hp_release() {
   if [ -n "$HP_DIR" ]; then umount "$HP_DIR" 2>/dev/null || true; rmdir "$HP_DIR" 2>/dev/null || true; fi
   if [ -n "$HP_OLD" ]; then echo "$HP_OLD" > "$HP_SYS" 2>/dev/null || true; fi
 }
-cleanup() { hp_release; mbgcm_pmd_cleanup; }
+cleanup() { hp_release; mbgcm_pmd_cleanup; [ -z "$CUR_COPY_DIR" ] || rm -rf "$CUR_COPY_DIR"; }
 trap cleanup EXIT
 if [ "$HUGE" != off ]; then
   if [ "$(id -u)" -eq 0 ] && [ -w "$HP_SYS" ]; then
@@ -102,11 +129,11 @@ RAW="$BUILD/dpdk-bench.raw"
 
 eal() { # PMD -> the EAL part of the command line
   local prefix="$MEM_OPT --no-pci --file-prefix mbgcm_bench_$$ --log-level *:error"
-  if [ "$1" = mbgcm ]; then
-    echo "-l 0,1 $prefix -d $MBGCM_PMD --vdev crypto_mbgcm0"
-  else
-    echo "-l 0,1 $prefix --vdev crypto_aesni_gcm0"
-  fi
+  case "$1" in
+    mbgcm) echo "-l 0,1 $prefix -d $MBGCM_PMD --vdev crypto_mbgcm0" ;;
+    cur_*) echo "-l 0,1 $prefix -d $CUR_PMD --vdev crypto_${1}0" ;;
+    *) echo "-l 0,1 $prefix --vdev crypto_${1}0" ;;
+  esac
 }
 app() { # PMD KEY -> the crypto-perf part shared by every run
   echo "--devtype crypto_$1 --optype aead --aead-algo aes-gcm --aead-op encrypt" \
@@ -140,14 +167,15 @@ run_gmac() { # PMD KEY
     awk -F, -v p="$1" -v k="$2" '{ print "gmac", p, k, $2 + 0, $8, $9 }' >> "$RAW"
 }
 
-# CPU crypto: "cpu PMD KEY SIZE MOPS GBPS" lines; both PMDs in one process, ORDER first
+# CPU crypto: "cpu PMD KEY SIZE MOPS GBPS" lines; every PMD in one process, ORDER first
 run_cpu() { # KEY ORDER...
   local key=$1 out; shift
-  local devs=()
-  for p in "$@"; do devs+=("crypto_${p}0"); done
+  local devs=() vdevs=(-d "$MBGCM_PMD")
+  [ -z "$CUR_PMD" ] || vdevs+=(-d "$CUR_PMD")
+  for p in "$@"; do devs+=("crypto_${p}0"); vdevs+=(--vdev "crypto_${p}0"); done
   # shellcheck disable=SC2046
   out=$("$CPU_BENCH" -l 0 $MEM_OPT --no-pci --file-prefix mbgcm_bench_$$ --log-level '*:error' \
-        -d "$MBGCM_PMD" --vdev crypto_mbgcm0 --vdev crypto_aesni_gcm0 -- -r 1 -t "$CPU_MS" \
+        "${vdevs[@]}" -- -r 1 -t "$CPU_MS" \
         -k "$key" -s "$CPU_SIZES" -n 32 "${devs[@]}" 2>&1) || { printf '%s\n' "$out" >&2; return 1; }
   printf '%s\n' "$out" | awk '$1 == "cpu" { sub(/^crypto_/, "", $2); sub(/0$/, "", $2); print }' >> "$RAW"
 }
@@ -168,9 +196,18 @@ run_lat() { # PMD KEY
   done
 }
 
+# which PMD goes first turns with each rep (and key size)
+rotate() { # N WORDS... -> WORDS rotated left by N
+  local n=$1; shift
+  local a=("$@") k=$# i
+  for ((i = 0; i < k; i++)); do printf '%s ' "${a[$(((i + n) % k))]}"; done
+}
+turn=0
 for rep in $(seq 1 "$REPS"); do
   for key in $KEYS; do
-    if [ $((rep % 2)) -eq 1 ]; then order="mbgcm aesni_gcm"; else order="aesni_gcm mbgcm"; fi
+    # shellcheck disable=SC2086
+    order=$(rotate "$turn" $PMDS)
+    turn=$((turn + 1))
     for pmd in $order; do
       echo "dpdk-bench: rep $rep/$REPS, AES-$((key * 8)), crypto_$pmd" >&2
       run_tp "$pmd" "$key"
@@ -192,7 +229,14 @@ ARCH=$("$PERF" -l 0,1 $MEM_OPT --no-pci --file-prefix mbgcm_bench_$$ -d "$MBGCM_
        --vdev crypto_mbgcm0 -- --ptest throughput $(app mbgcm 16) --buffer-sz 64 --total-ops 1000 \
        --silent 2>&1 | sed -n 's/.*arch \([a-z0-9]*\),.*/\1/p' | head -1 || true)
 
-PEER_NOTE="crypto_aesni_gcm is Debian's DPDK 22.11 PMD with intel-ipsec-mb $IMBV inside"
+if [ -n "$IMB_CUR" ]; then
+  PEER_NOTE="crypto_aesni_gcm (1.3) is Debian's DPDK 22.11 PMD with intel-ipsec-mb $IMBV inside;"
+  PEER_NOTE="$PEER_NOTE (cur) the same driver's crypto_aesni_gcm and crypto_aesni_mb built against"
+  PEER_NOTE="$PEER_NOTE intel-ipsec-mb $IMB_CUR; best current = the faster of those two at each point"
+else
+  PEER_NOTE="crypto_aesni_gcm is Debian's DPDK 22.11 PMD with intel-ipsec-mb $IMBV inside, two"
+  PEER_NOTE="$PEER_NOTE major versions old (no current intel-ipsec-mb source was given)"
+fi
 MEDIAN_AWK='
       function median(s,   a, n, i, j, t) {
         n = split(s, a, " ")
@@ -200,99 +244,128 @@ MEDIAN_AWK='
         for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
       }'
+# column titles of the PMDs, in the order of $PMDS
+label() {
+  case "$1" in
+    mbgcm) echo "crypto_mbgcm" ;;
+    aesni_gcm) if [ -n "$IMB_CUR" ]; then echo "aesni_gcm (1.3)"; else echo "crypto_aesni_gcm"; fi ;;
+    cur_aesni_gcm) echo "aesni_gcm (cur)" ;;
+    cur_aesni_mb) echo "aesni_mb (cur)" ;;
+  esac
+}
+# The table awk programs share: median(), the PMD list, and ratios against the best current
+# peer (or Debian's when no current one ran) and against Debian's.
+TABLE_AWK="$MEDIAN_AWK"'
+      function best(arr, s,   i, n, P, b, v) {
+        n = split(cur, P, " "); b = 0
+        for (i = 1; i <= n; i++) { v = median(arr[P[i], s]); if (v > b) b = v }
+        return b
+      }
+      function ratios(a, arr, s,   b, d) {
+        d = median(arr["aesni_gcm", s])
+        if (cur == "") return sprintf(" %.2f |", d > 0 ? a / d : 0)
+        b = best(arr, s)
+        return sprintf(" %.2f | %.2f |", b > 0 ? a / b : 0, d > 0 ? a / d : 0)
+      }'
+CUR_LIST=""
+[ -z "$IMB_CUR" ] || CUR_LIST="cur_aesni_gcm cur_aesni_mb"
+ratio_titles() { # -> the ratio columns' titles and the rule's cells
+  if [ -n "$IMB_CUR" ]; then echo "mbgcm / best current | mbgcm / aesni_gcm (1.3) |"; else
+    echo "mbgcm / aesni_gcm |"; fi
+}
+ratio_rule() { if [ -n "$IMB_CUR" ]; then echo "---:|---:|"; else echo "---:|"; fi; }
 out_header() {
-  echo "Generated by \`scripts/dpdk-bench.sh -r $REPS -n $OPS -k \"$KEYS\" -t $CPU_MS\` on $(date -u '+%Y-%m-%d %H:%M UTC'):"
+  echo "Generated by \`scripts/dpdk-bench.sh -r $REPS -n $OPS -k \"$KEYS\" -t $CPU_MS${IMB_CUR:+ --ipsec-mb-src ...}\` on $(date -u '+%Y-%m-%d %H:%M UTC'):"
   echo "commit $COMMIT, $CPU ($(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)," \
-       "DPDK $DPDKV, intel-ipsec-mb $IMBV, mbgcm arch ${ARCH:-?}, memory: $MEM_NOTE. Median of $REPS runs; both PMDs in the same run."
+       "DPDK $DPDKV, intel-ipsec-mb $IMBV (Debian's)${IMB_CUR:+ and $IMB_CUR (built from source)}, mbgcm arch ${ARCH:-?}, memory: $MEM_NOTE. Median of $REPS runs; every PMD in the same run."
   echo
 }
-out_gcm() { # KEY
-  local key=$1
-    echo "**Throughput, AES-$((key * 8))-GCM encrypt, burst 32** (Mops; Gbps of payload; $PEER_NOTE):"
-    echo
-    echo "| bytes | crypto_mbgcm Mops | Gbps | crypto_aesni_gcm Mops | Gbps | mbgcm / aesni_gcm |"
-    echo "|---:|---:|---:|---:|---:|---:|"
-    awk -v k="$key" -v sizes="$SIZES,imix" '
-      function median(s,   a, n, i, j, t) {
-        n = split(s, a, " ")
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-      }
-      $1 == "tp" && $3 == k { m[$2, $4] = m[$2, $4] " " $5; g[$2, $4] = g[$2, $4] " " $6 }
+# | bytes | crypto_mbgcm Mops | Gbps | <each peer> Mops | ratios |, from KIND lines
+mops_table() { # KIND KEY SIZES
+  local head="| bytes | crypto_mbgcm Mops | Gbps |" rule="|---:|---:|---:|" p
+  for p in $PEERS; do head="$head $(label "$p") Mops |"; rule="$rule---:|"; done
+  echo "$head $(ratio_titles)"
+  echo "$rule$(ratio_rule)"
+  awk -v kind="$1" -v k="$2" -v sizes="$3" -v peers="$PEERS" -v cur="$CUR_LIST" "$TABLE_AWK"'
+      $1 == kind && $3 == k { m[$2, $4] = m[$2, $4] " " $5; g[$2, $4] = g[$2, $4] " " $6 }
       END {
-        n = split(sizes, S, ",")
+        n = split(sizes, S, ","); np = split(peers, P, " ")
         for (i = 1; i <= n; i++) {
-          s = S[i]; a = median(m["mbgcm", s]); b = median(m["aesni_gcm", s])
-          printf "| %s | %.2f | %.1f | %.2f | %.1f | %.2f |\n", (s == "imix" ? "IMIX 64/576/1420 7:4:1" : s),
-                 a, median(g["mbgcm", s]), b, median(g["aesni_gcm", s]), (b > 0 ? a / b : 0)
+          s = S[i]; a = median(m["mbgcm", s])
+          line = sprintf("| %s | %.2f | %.1f |", (s == "imix" ? "IMIX 64/576/1420 7:4:1" : s), a,
+                         median(g["mbgcm", s]))
+          for (j = 1; j <= np; j++) line = line sprintf(" %.2f |", median(m[P[j], s]))
+          print line ratios(a, m, s)
         }
       }' "$RAW"
+}
+out_gcm() { # KEY
+  local key=$1 head rule p
+    echo "**Throughput, AES-$((key * 8))-GCM encrypt, burst 32** (Mops; Gbps of payload; $PEER_NOTE):"
+    echo
+    mops_table tp "$key" "$SIZES,imix"
     echo
     echo "**Latency, AES-$((key * 8))-GCM encrypt, burst 32** (us from the enqueue of an op's burst to the op's dequeue; median and 99th percentile of $LAT_OPS ops, then the median over the runs; $PEER_NOTE):"
     echo
-    echo "| bytes | crypto_mbgcm median | p99 | crypto_aesni_gcm median | p99 |"
-    echo "|---:|---:|---:|---:|---:|"
-    awk -v k="$key" -v sizes="$LAT_SIZES" '
-      function median(s,   a, n, i, j, t) {
-        n = split(s, a, " ")
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-      }
+    head="| bytes |"; rule="|---:|"
+    for p in $PMDS; do head="$head $(label "$p") median | p99 |"; rule="$rule---:|---:|"; done
+    echo "$head"
+    echo "$rule"
+    awk -v k="$key" -v sizes="$LAT_SIZES" -v pmds="$PMDS" "$MEDIAN_AWK"'
       $1 == "lat" && $3 == k { l[$2, $4] = l[$2, $4] " " $5; q[$2, $4] = q[$2, $4] " " $6 }
       END {
-        n = split(sizes, S, ",")
-        for (i = 1; i <= n; i++)
-          printf "| %s | %.3f | %.3f | %.3f | %.3f |\n", S[i], median(l["mbgcm", S[i]]),
-                 median(q["mbgcm", S[i]]), median(l["aesni_gcm", S[i]]), median(q["aesni_gcm", S[i]])
+        n = split(sizes, S, ","); np = split(pmds, P, " ")
+        for (i = 1; i <= n; i++) {
+          line = sprintf("| %s |", S[i])
+          for (j = 1; j <= np; j++)
+            line = line sprintf(" %.3f | %.3f |", median(l[P[j], S[i]]), median(q[P[j], S[i]]))
+          print line
+        }
       }' "$RAW"
     echo
 }
 out_vec() { # KEY
-  local key=$1
+  local key=$1 head rule p
     echo "**AES-$((key * 8))-GMAC generate, burst 32** (crypto-perf \`--optype auth-only --auth-algo aes-gmac\`, 16-byte tag; Mops; Gbps of authenticated data; $PEER_NOTE):"
     echo
-    echo "| bytes | crypto_mbgcm Mops | Gbps | crypto_aesni_gcm Mops | Gbps | mbgcm / aesni_gcm |"
-    echo "|---:|---:|---:|---:|---:|---:|"
-    awk -v k="$key" -v sizes="$GMAC_SIZES" "$MEDIAN_AWK"'
-      $1 == "gmac" && $3 == k { m[$2, $4] = m[$2, $4] " " $5; g[$2, $4] = g[$2, $4] " " $6 }
-      END {
-        n = split(sizes, S, ",")
-        for (i = 1; i <= n; i++) {
-          s = S[i]; a = median(m["mbgcm", s]); b = median(m["aesni_gcm", s])
-          printf "| %s | %.2f | %.1f | %.2f | %.1f | %.2f |\n", s, a, median(g["mbgcm", s]), b,
-                 median(g["aesni_gcm", s]), (b > 0 ? a / b : 0)
-        }
-      }' "$RAW"
+    mops_table gmac "$key" "$GMAC_SIZES"
     echo
     echo "**CPU crypto, AES-$((key * 8))-GCM encrypt** (\`rte_cryptodev_sym_cpu_crypto_process\`, vectors of 32 one-segment elements, in place; Mops = elements per us; \"ops\": crypto_mbgcm's op path, crypto-perf AES-GCM throughput of the same run; $PEER_NOTE):"
     echo
-    echo "| bytes | crypto_mbgcm CPU crypto Mops | Gbps | crypto_mbgcm ops Mops | crypto_aesni_gcm CPU crypto Mops | Gbps | mbgcm / aesni_gcm (CPU crypto) |"
-    echo "|---:|---:|---:|---:|---:|---:|---:|"
-    awk -v k="$key" -v sizes="${CPU_SIZES// /,}" "$MEDIAN_AWK"'
+    head="| bytes | crypto_mbgcm CPU crypto Mops | Gbps | crypto_mbgcm ops Mops |"; rule="|---:|---:|---:|---:|"
+    for p in $PEERS; do head="$head $(label "$p") Mops |"; rule="$rule---:|"; done
+    echo "$head $(ratio_titles)"
+    echo "$rule$(ratio_rule)"
+    awk -v k="$key" -v sizes="${CPU_SIZES// /,}" -v peers="$PEERS" -v cur="$CUR_LIST" "$TABLE_AWK"'
       $1 == "cpu" && $3 == k { c[$2, $4] = c[$2, $4] " " $5; g[$2, $4] = g[$2, $4] " " $6 }
       $1 == "tp" && $3 == k { t[$2, $4] = t[$2, $4] " " $5 }
       END {
-        n = split(sizes, S, ",")
+        n = split(sizes, S, ","); np = split(peers, P, " ")
         for (i = 1; i <= n; i++) {
-          s = S[i]; a = median(c["mbgcm", s]); b = median(c["aesni_gcm", s])
-          printf "| %s | %.2f | %.1f | %.2f | %.2f | %.1f | %.2f |\n", s, a, median(g["mbgcm", s]),
-                 median(t["mbgcm", s]), b, median(g["aesni_gcm", s]), (b > 0 ? a / b : 0)
+          s = S[i]; a = median(c["mbgcm", s])
+          line = sprintf("| %s | %.2f | %.1f | %.2f |", s, a, median(g["mbgcm", s]), median(t["mbgcm", s]))
+          for (j = 1; j <= np; j++) line = line sprintf(" %.2f |", median(c[P[j], s]))
+          print line ratios(a, c, s)
         }
       }' "$RAW"
     echo
 }
 out_cmds() {
-  echo "Commands (per PMD, key size K; crypto_mbgcm adds \`-d .../librte_crypto_mbgcm.so\`):"
+  local mem=${MEM_OPT/\/tmp\/mbgcm-hugepages.*/HUGETLBFS_DIR} p devs=""
+  echo "Commands (per PMD, key size K; crypto_mbgcm adds \`-d .../librte_crypto_mbgcm.so\`${IMB_CUR:+, the current PMDs \`-d .../librte_crypto_ipsec_mb_cur.so\`}):"
   echo
   echo '```'
-  echo "dpdk-test-crypto-perf -l 0,1 ${MEM_OPT/\/tmp\/mbgcm-hugepages.*/HUGETLBFS_DIR} --no-pci --file-prefix P -d librte_crypto_mbgcm.so --vdev crypto_mbgcm0 -- \\"
+  echo "dpdk-test-crypto-perf -l 0,1 $mem --no-pci --file-prefix P -d librte_crypto_mbgcm.so --vdev crypto_mbgcm0 -- \\"
   echo "  --ptest throughput $(app mbgcm K) --buffer-sz 64,$SIZES --total-ops $OPS --csv-friendly"
-  echo "dpdk-test-crypto-perf -l 0,1 ${MEM_OPT/\/tmp\/mbgcm-hugepages.*/HUGETLBFS_DIR} --no-pci --file-prefix P --vdev crypto_aesni_gcm0 -- \\"
-  echo "  --ptest throughput $(app aesni_gcm K) --buffer-sz 64,$SIZES --total-ops $OPS --csv-friendly"
+  for p in $PEERS; do
+    echo "dpdk-test-crypto-perf -l 0,1 $mem --no-pci --file-prefix P ${CUR_PMD:+$([ "${p#cur_}" = "$p" ] || echo "-d librte_crypto_ipsec_mb_cur.so ")}--vdev crypto_${p}0 -- \\"
+    echo "  --ptest throughput $(app "$p" K) --buffer-sz 64,$SIZES --total-ops $OPS --csv-friendly"
+  done
   echo "  (IMIX: --buffer-sz $IMIX_SIZES --imix $IMIX_DIST; latency: --ptest latency --buffer-sz $LAT_SIZES --total-ops $LAT_OPS --csv-friendly)"
   echo "  (GMAC: --optype auth-only --auth-algo aes-gmac --auth-op generate --auth-key-sz K --auth-iv-sz 12 --digest-sz 16 --burst-sz 32 --buffer-sz 64,$GMAC_SIZES)"
-  echo "cpu_crypto_bench -l 0 ${MEM_OPT/\/tmp\/mbgcm-hugepages.*/HUGETLBFS_DIR} --no-pci --file-prefix P -d librte_crypto_mbgcm.so --vdev crypto_mbgcm0 --vdev crypto_aesni_gcm0 -- \\"
-  echo "  -r 1 -t $CPU_MS -k K -s \"$CPU_SIZES\" -n 32 crypto_mbgcm0 crypto_aesni_gcm0   (order alternating per rep)"
+  for p in $PMDS; do devs="$devs crypto_${p}0"; done
+  echo "cpu_crypto_bench -l 0 $mem --no-pci --file-prefix P -d librte_crypto_mbgcm.so${CUR_PMD:+ -d librte_crypto_ipsec_mb_cur.so}$(for p in $PMDS; do printf ' --vdev crypto_%s0' "$p"; done) -- \\"
+  echo "  -r 1 -t $CPU_MS -k K -s \"$CPU_SIZES\" -n 32$devs   (order turning per rep)"
   echo '```'
 }
 OUT="$BUILD/dpdk-bench.md"          # every table
