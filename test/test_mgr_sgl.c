@@ -2,7 +2,8 @@
 /*
  * test_mgr_sgl.c — scatter-gather jobs against the linear path: random messages, random
  * segmentations of the input and/or the output (empty segments, 1-byte segments, segments
- * that split blocks, long segments), in place (one list for both) and out of place, encrypt
+ * that split blocks, long segments; some jobs in up to 250 short pieces, more than a gather
+ * buffer of short pieces holds), in place (one list for both) and out of place, encrypt
  * and decrypt, through the ring and the burst API, on every arch and auto; a flipped tag
  * zeroes every destination segment; malformed lists are MBGCM_ERR_INVALID and leave the
  * manager working. Seed printed; MBGCM_SEED replays.
@@ -50,14 +51,33 @@ static uint32_t segment(uint8_t *buf, size_t len, mbgcm_seg *segs, uint32_t max)
     return n + 1;
 }
 
+/* Cut |len| bytes into short segments (0..300 bytes, the ones a scatter-gather job gathers),
+   at most |max|, the last one taking the rest. */
+static uint32_t segment_short(uint8_t *buf, size_t len, mbgcm_seg *segs, uint32_t max)
+{
+    uint32_t n = 0;
+    size_t off = 0;
+    while (n + 1 < max && off < len) {
+        size_t k = tu_rng_below(&rng, 8) == 0 ? 0 : 1 + tu_rng_below(&rng, 300);
+        k = k < len - off ? k : len - off;
+        segs[n].ptr = buf + off;
+        segs[n].len = k;
+        n++;
+        off += k;
+    }
+    segs[n].ptr = buf + off;
+    segs[n].len = len - off;
+    return n + 1;
+}
+
 struct sjob {
     tu_key *k;
     uint8_t iv[12], aad[32], tag[16], want_tag[16];
     size_t aad_len, len, tag_len;
     uint8_t *src, *dst, *want;       /* separate buffers, or src == dst for in place */
-    mbgcm_seg s_segs[40], d_segs[40];
+    mbgcm_seg s_segs[256], d_segs[256];
     uint32_t sn, dn;
-    int dec, bad, mode;               /* mode: 0 in place one list, 1 both lists, 2 src list +
+    int dec, bad, mode, many;               /* mode: 0 in place one list, 1 both lists, 2 src list +
                                          linear dst, 3 linear src + dst list */
 };
 
@@ -67,7 +87,10 @@ static void make_job(struct sjob *j, tu_key *keys, size_t nkeys, int fast)
     tu_rng_fill(&rng, j->iv, 12);
     j->aad_len = tu_rng_below(&rng, 33);
     tu_rng_fill(&rng, j->aad, j->aad_len);
-    j->len = tu_rng_below(&rng, 4) ? tu_rng_below(&rng, 300) : tu_rng_below(&rng, fast ? 5000 : 800);
+    j->many = tu_rng_below(&rng, 8) == 0; /* many short pieces */
+    j->len = j->many                  ? 2000 + tu_rng_below(&rng, fast ? 12000 : 3000)
+             : tu_rng_below(&rng, 4) ? tu_rng_below(&rng, 300)
+                                      : tu_rng_below(&rng, fast ? 5000 : 800);
     j->tag_len = (size_t[]){4, 8, 12, 13, 14, 15, 16}[tu_rng_below(&rng, 7)];
     j->dec = (int)tu_rng_below(&rng, 2);
     j->bad = j->dec && tu_rng_below(&rng, 5) == 0;
@@ -93,8 +116,13 @@ static void make_job(struct sjob *j, tu_key *keys, size_t nkeys, int fast)
     if (j->mode != 0) {
         memset(j->dst, 0xA5, j->len);
     }
-    j->sn = segment(j->src, j->len, j->s_segs, 20);
-    j->dn = j->mode == 0 ? j->sn : segment(j->dst, j->len, j->d_segs, 20);
+    if (j->many) {
+        j->sn = segment_short(j->src, j->len, j->s_segs, 250);
+        j->dn = j->mode == 0 ? j->sn : segment_short(j->dst, j->len, j->d_segs, 250);
+    } else {
+        j->sn = segment(j->src, j->len, j->s_segs, 20);
+        j->dn = j->mode == 0 ? j->sn : segment(j->dst, j->len, j->d_segs, 20);
+    }
 }
 
 static void fill(mbgcm_job *job, struct sjob *j)
