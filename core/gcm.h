@@ -57,8 +57,8 @@ struct mbgcmi_gcm_ops {
        jobs12_enc_from and fewer than jobs12_enc_below bytes, and decrypts of at least
        jobs12_dec_from and fewer than jobs12_dec_below; and every GMAC job that generates a
        tag (no message) with fewer than jobs12_gmac_below bytes of AAD (0: none), whatever
-       the ranges say. The burst runs every
-       other linear job with a 12-byte IV at once through whole12: gathering a job for a later
+       the ranges say. The burst runs every other linear job with a 12-byte IV at once
+       through whole12: gathering a job for a later
        call costs a few ns, which pays only where the pipelining hides a final GHASH and
        whole12 has no quicker kernel for the length (docs/perf.md). Unused without jobs12. */
     size_t jobs12_enc_from, jobs12_enc_below, jobs12_dec_from, jobs12_dec_below;

@@ -2,8 +2,8 @@
 /*
  * test_mgr_sgl.c — scatter-gather jobs against the linear path: random messages, random
  * segmentations of the input and/or the output (empty segments, 1-byte segments, segments
- * that split blocks, long segments; some jobs in up to 250 short pieces, more than a gather
- * buffer of short pieces holds), in place (one list for both) and out of place, encrypt
+ * that split blocks, long segments; some jobs of 2-14 KiB in up to 250 pieces of 0..300
+ * bytes), in place (one list for both) and out of place, encrypt
  * and decrypt, through the ring and the burst API, on every arch and auto; a flipped tag
  * zeroes every destination segment; malformed lists are MBGCM_ERR_INVALID and leave the
  * manager working. Seed printed; MBGCM_SEED replays.
@@ -51,8 +51,8 @@ static uint32_t segment(uint8_t *buf, size_t len, mbgcm_seg *segs, uint32_t max)
     return n + 1;
 }
 
-/* Cut |len| bytes into short segments (0..300 bytes, the ones a scatter-gather job gathers),
-   at most |max|, the last one taking the rest. */
+/* Cut |len| bytes into short segments (0..300 bytes: most cuts inside a block, many pieces per
+   kernel call), at most |max|, the last one taking the rest. */
 static uint32_t segment_short(uint8_t *buf, size_t len, mbgcm_seg *segs, uint32_t max)
 {
     uint32_t n = 0;

@@ -198,8 +198,8 @@ static uint64_t jobs12_by32(mbgcm_job *const *jobs, size_t n)
 #define BY32_BURST_SHORT_DEC_BELOW 145
 #endif
 /* GMAC jobs (no message) of a burst with fewer bytes of AAD than this wait for the pipelined
-   call (by16's); longer ones run at once through whole12, whose by32 AAD loop (32 blocks per
-   reduction, Karatsuba) outruns by16's there: measured on Zen 5, docs/perf.md. */
+   call (by16's); longer ones run at once through whole12 (by32's whole-message kernel), which
+   outruns the pipelined call there: measured on Zen 5, docs/perf.md. */
 #ifndef BY32_JOBS12_GMAC_BELOW
 #define BY32_JOBS12_GMAC_BELOW 769
 #endif
