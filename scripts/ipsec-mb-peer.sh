@@ -41,6 +41,18 @@ SRC=$1
 T0=$SECONDS
 log() { echo "ipsec-mb-peer: $* ($((SECONDS - T0)) s)" >&2; }
 fail() { echo "ipsec-mb-peer: error: $*" >&2; exit 1; }
+# cached DIR DONE WHAT: 0 (with a log line) when DIR holds a finished build (its file DONE);
+# else 1, with DIR emptied for a new one. --rebuild removes it first.
+cached() {
+  [ "$REBUILD" -eq 0 ] || rm -rf "$1"
+  if [ -f "$2" ]; then
+    log "$3: cached in $1"
+    return 0
+  fi
+  rm -rf "$1"
+  mkdir -p "$1"
+  return 1
+}
 
 # ---- the library ------------------------------------------------------------------------------
 case "$SRC" in /*) ;; *) SRC="$CALLER_PWD/$SRC" ;; esac
@@ -69,14 +81,7 @@ CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/mbgcm/ipsec-mb-$NAME-$HASH"
 mkdir -p "$(dirname "$CACHE")"
 (
   flock 9   # two runs at once build it once
-  if [ "$REBUILD" -eq 1 ]; then
-    rm -rf "$CACHE"
-  fi
-  if [ -f "$CACHE/prefix/.complete" ]; then
-    log "intel-ipsec-mb $NAME: cached in $CACHE"; exit 0
-  fi
-  rm -rf "$CACHE"
-  mkdir -p "$CACHE"
+  ! cached "$CACHE" "$CACHE/prefix/.complete" "intel-ipsec-mb $NAME" || exit 0
   srcdir=$SRC
   if [ -f "$SRC" ]; then
     mkdir -p "$CACHE/src"
@@ -114,14 +119,8 @@ PMDDIR="$CACHE/dpdk-$DPDKVER"
 SO="$PMDDIR/librte_crypto_ipsec_mb_cur.so"
 (
   flock 9
-  if [ "$REBUILD" -eq 1 ]; then
-    rm -rf "$PMDDIR"
-  fi
-  if [ -f "$PMDDIR/.complete" ]; then
-    log "DPDK $DPDKVER ipsec-mb PMDs on intel-ipsec-mb $NAME: cached in $PMDDIR"; exit 0
-  fi
-  rm -rf "$PMDDIR"
-  mkdir -p "$PMDDIR"
+  ! cached "$PMDDIR" "$PMDDIR/.complete" "DPDK $DPDKVER ipsec-mb PMDs on intel-ipsec-mb $NAME" ||
+    exit 0
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   # The driver SDK headers (cryptodev_pmd.h, bus_vdev_driver.h, dev_driver.h) the mbgcm PMD
