@@ -3,9 +3,10 @@
 # scripts/dpdk-bench.sh — crypto_mbgcm vs crypto_aesni_gcm (Debian's DPDK 22.11 PMD, with
 # ipsec-mb 1.3 inside) and, given a current intel-ipsec-mb source (--ipsec-mb-src), the same
 # driver's crypto_aesni_gcm and crypto_aesni_mb built against it (scripts/ipsec-mb-peer.sh
-# --dpdk-pmd; they load as crypto_cur_aesni_gcm and crypto_cur_aesni_mb) in one run: dpdk-test-crypto-perf throughput (64..2048 bytes and IMIX,
-# burst 32) and latency, AES-128-GCM and AES-256-GCM encrypt, 16-byte AAD, 16-byte tag, in
-# place; AES-GMAC generate throughput (crypto-perf --optype auth-only, 16-byte tag); and the
+# --dpdk-pmd; they load as crypto_cur_aesni_gcm and crypto_cur_aesni_mb) in one run:
+# dpdk-test-crypto-perf throughput (64..2048 bytes and IMIX, burst 32; chained mbufs of 512-
+# and 2048-byte segments) and latency, AES-128-GCM and AES-256-GCM encrypt, 16-byte AAD,
+# 16-byte tag, in place; AES-GMAC generate throughput (crypto-perf --optype auth-only, 16-byte tag); and the
 # CPU-crypto API (dpdk/test/cpu_crypto_bench.c: vectors of 32 one-segment elements of 64, 256
 # and 1420 bytes, AES-GCM encrypt, MS ms per measurement) beside the op path.
 #
@@ -155,6 +156,22 @@ run_tp() { # PMD KEY
     awk -F, -v p="$1" -v k="$2" '{ print "tp", p, k, "imix", $8, $9, $10 }' >> "$RAW"
 }
 
+# chained mbufs (crypto-perf --segment-sz: each buffer a chain of segments of that many bytes),
+# AES-GCM encrypt: "chain PMD KEY SIZE/SEGMENT MOPS GBPS" lines
+run_chain() { # PMD KEY
+  local out seg sizes
+  for seg in 512 2048; do
+    sizes="64,2048,8192"
+    [ "$seg" -eq 512 ] || sizes="64,8192"
+    # shellcheck disable=SC2046
+    out=$("$PERF" $(eal "$1") -- --ptest throughput $(app "$1" "$2") --buffer-sz "$sizes" \
+          --segment-sz "$seg" --total-ops "$((OPS / 4))" --csv-friendly 2>&1) ||
+      { printf '%s\n' "$out" >&2; return 1; }
+    printf '%s\n' "$out" | grep -E '^ *1,' | tail -n +2 |
+      awk -F, -v p="$1" -v k="$2" -v g="$seg" '{ print "chain", p, k, ($2 + 0) "/" g, $8, $9 }' >> "$RAW"
+  done
+}
+
 # AES-GMAC generate: "gmac PMD KEY SIZE MOPS GBPS" lines
 run_gmac() { # PMD KEY
   local out
@@ -213,6 +230,7 @@ for rep in $(seq 1 "$REPS"); do
       run_tp "$pmd" "$key"
       run_lat "$pmd" "$key"
       run_gmac "$pmd" "$key"
+      run_chain "$pmd" "$key"
     done
     # shellcheck disable=SC2086
     run_cpu "$key" $order
@@ -305,6 +323,10 @@ out_gcm() { # KEY
     echo
     mops_table tp "$key" "$SIZES,imix"
     echo
+    echo "**Chained mbufs, AES-$((key * 8))-GCM encrypt, burst 32** (crypto-perf \`--segment-sz\`: bytes / segment size; Mops; Gbps of payload; $PEER_NOTE):"
+    echo
+    mops_table chain "$key" "2048/512,8192/512,8192/2048"
+    echo
     echo "**Latency, AES-$((key * 8))-GCM encrypt, burst 32** (us from the enqueue of an op's burst to the op's dequeue; median and 99th percentile of $LAT_OPS ops, then the median over the runs; $PEER_NOTE):"
     echo
     head="| bytes |"; rule="|---:|"
@@ -362,6 +384,7 @@ out_cmds() {
     echo "  --ptest throughput $(app "$p" K) --buffer-sz 64,$SIZES --total-ops $OPS --csv-friendly"
   done
   echo "  (IMIX: --buffer-sz $IMIX_SIZES --imix $IMIX_DIST; latency: --ptest latency --buffer-sz $LAT_SIZES --total-ops $LAT_OPS --csv-friendly)"
+  echo "  (chained mbufs: --buffer-sz 64,2048,8192 --segment-sz 512, then --buffer-sz 64,8192 --segment-sz 2048; --total-ops $((OPS / 4)))"
   echo "  (GMAC: --optype auth-only --auth-algo aes-gmac --auth-op generate --auth-key-sz K --auth-iv-sz 12 --digest-sz 16 --burst-sz 32 --buffer-sz 64,$GMAC_SIZES)"
   for p in $PMDS; do devs="$devs crypto_${p}0"; done
   echo "cpu_crypto_bench -l 0 $mem --no-pci --file-prefix P -d librte_crypto_mbgcm.so${CUR_PMD:+ -d librte_crypto_ipsec_mb_cur.so}$(for p in $PMDS; do printf ' --vdev crypto_%s0' "$p"; done) -- \\"
