@@ -76,7 +76,7 @@ CPU_BENCH="$BUILD/dpdk/test/cpu_crypto_bench"
 PERF=$(command -v dpdk-test-crypto-perf)
 . "$ROOT/dpdk/test/eal_env.sh"
 # the peers: Debian's PMD always; the current intel-ipsec-mb's two when its source is given
-PEERS="aesni_gcm"
+CUR_LIST=""   # the current intel-ipsec-mb's PMDs
 CUR_PMD=""
 CUR_COPY_DIR=""
 IMB_CUR=""
@@ -84,13 +84,14 @@ if [ -n "$PEER_SRC" ]; then
   case "$PEER_SRC" in /*) ;; *) PEER_SRC="$CALLER_PWD/$PEER_SRC" ;; esac
   CUR_SO=$("$ROOT/scripts/ipsec-mb-peer.sh" --dpdk-pmd "$PEER_SRC")
   IMB_CUR=$(sed -n 's/^#define IMB_VERSION_STR "\(.*\)"$/\1/p' \
-            "$(dirname "$(dirname "$CUR_SO")")/prefix/include/intel-ipsec-mb.h")
+            "$("$ROOT/scripts/ipsec-mb-peer.sh" "$PEER_SRC")/include/intel-ipsec-mb.h")
   mbgcm_pmd_path "$CUR_SO"
   CUR_PMD=$MBGCM_PMD
   CUR_COPY_DIR=$MBGCM_PMD_COPY_DIR
   MBGCM_PMD_COPY_DIR=""
-  PEERS="aesni_gcm cur_aesni_gcm cur_aesni_mb"
+  CUR_LIST="cur_aesni_gcm cur_aesni_mb"
 fi
+PEERS="aesni_gcm${CUR_LIST:+ $CUR_LIST}"
 PMDS="mbgcm $PEERS"
 mbgcm_pmd_path "$BUILD/dpdk/librte_crypto_mbgcm.so"
 
@@ -285,8 +286,6 @@ TABLE_AWK="$MEDIAN_AWK"'
         b = best(arr, s)
         return sprintf(" %.2f | %.2f |", b > 0 ? a / b : 0, d > 0 ? a / d : 0)
       }'
-CUR_LIST=""
-[ -z "$IMB_CUR" ] || CUR_LIST="cur_aesni_gcm cur_aesni_mb"
 ratio_titles() { # -> the ratio columns' titles and the rule's cells
   if [ -n "$IMB_CUR" ]; then echo "mbgcm / best current | mbgcm / aesni_gcm (1.3) |"; else
     echo "mbgcm / aesni_gcm |"; fi
