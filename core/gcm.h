@@ -25,6 +25,14 @@ typedef int mbgcmi_whole12_op(const struct mbgcmi_key *k, const uint8_t *iv, con
                               size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
                               uint8_t *tag, size_t tag_len_dec);
 
+/* One group of a chunk-list ctr op (ops->ctr_list_enc): its input and its output (in == out
+   allowed). The layout is the asm's (CH_IN, CH_OUT, CH_SIZE in gcm_by32_avx512.asm). */
+struct mbgcmi_chunk {
+    const uint8_t *in;
+    uint8_t *out;
+};
+#define MBGCMI_CHUNK_BLOCKS 32
+
 struct mbgcmi_gcm_ops {
     /* out = E_K(in), one block */
     void (*block)(const struct mbgcmi_key *k, const uint8_t in[16], uint8_t out[16]);
@@ -38,6 +46,15 @@ struct mbgcmi_gcm_ops {
                     const uint8_t *in, uint8_t *out, size_t nblocks);
     void (*ctr_dec)(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
                     const uint8_t *in, uint8_t *out, size_t nblocks);
+    /* Optional: ctr_enc / ctr_dec over |nblocks| blocks that lie in pieces: group g of
+       MBGCMI_CHUNK_BLOCKS blocks (the last one may be shorter) is read from list[g].in and
+       written to list[g].out; the list holds one entry more than there are groups (read,
+       not used). One call keeps its groups in flight across the pieces where a call per piece
+       would start and drain the kernel's pipeline each time (scatter-gather jobs). */
+    void (*ctr_list_enc)(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                         const struct mbgcmi_chunk *list, size_t nblocks);
+    void (*ctr_list_dec)(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
+                         const struct mbgcmi_chunk *list, size_t nblocks);
     /* Optional: the whole message in one call given J0 (AAD, message, partial blocks, length
        block), writing the full 16-byte tag. NULL: the driver composes the four above. */
     void (*whole)(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,

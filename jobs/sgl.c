@@ -2,11 +2,18 @@
 /*
  * sgl.c — scatter-gather jobs: checking the segment lists, and running a job whose input or
  * output is a list of segments. The job streams through the arch's single-stream kernels
- * (core/gcm_stream.c), one piece per stretch where both the current source segment and the
- * current destination segment are contiguous; a 16-byte block that straddles segments is
+ * (core/gcm_stream.c): where the arch has a chunk-list ctr op and it pays (list_pays), one
+ * call over a list of 512-byte groups that lie where they are or, straddling segments, in
+ * bounce slots; else one piece per stretch where both the current source segment and the
+ * current destination segment are contiguous, a 16-byte block that straddles segments
  * completed through the stream's one-block slot. The message is never copied as a whole. A
- * message that lies in one segment on each side takes the linear path instead.
+ * message that lies in one segment on each side takes the linear path instead
+ * (docs/design.md, "Scatter-gather jobs").
  */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "gcm.h"
 #include "jobs_internal.h"
 #include "validate.h"
@@ -102,6 +109,16 @@ int mbgcmi_check_sgl_job(const mbgcm_job *job)
     const mbgcm_seg one_src = {(uint8_t *)(uintptr_t)job->src, len};
     const mbgcm_seg one_dst = {job->dst, len};
     struct list_scan ss = {0, 0, 0, 0}, ds = {0, 0, 0, 0};
+    if (job->src_sgl != NULL && job->src_sgl == job->dst_sgl &&
+        job->src_nseg == job->dst_nseg) {
+        /* the same list on both sides (in place: an mbuf chain): one scan */
+        if (job->src != NULL || job->dst != NULL ||
+            check_list(job->src_sgl, job->src_nseg, len, &ss) != 0 ||
+            (!ss.ascending && !segs_disjoint(job->src_sgl, job->src_nseg))) {
+            return MBGCM_ERR_INVALID;
+        }
+        return MBGCM_OK;
+    }
     if (job->src_sgl != NULL) {
         if (job->src != NULL || check_list(job->src_sgl, job->src_nseg, len, &ss) != 0) {
             return MBGCM_ERR_INVALID;
@@ -216,6 +233,192 @@ static void sgl_walk(struct mbgcmi_stream *st, struct cursor *in, struct cursor 
     }
 }
 
+/* Copies of message bytes between segments and the bounce slots below, in 16-byte SSE2
+   moves and single bytes: the C library's memcpy may take vector registers beyond xmm15
+   (EVEX ones on an AVX-512 CPU), which C code cannot clear afterwards, and the bytes are
+   plaintext on one side or the other. */
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) static void
+copy_plain(uint8_t *d, const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 16 <= n; i += 16) {
+        _mm_storeu_si128((__m128i *)(void *)(d + i),
+                         _mm_loadu_si128((const __m128i *)(const void *)(s + i)));
+    }
+#endif
+    for (; i < n; i++) {
+        d[i] = s[i];
+    }
+}
+
+/* A position in a segment list for the chunk-list path: the current segment's next byte and
+   the bytes left in it, and the segments after it (a linear buffer is one segment). */
+struct run {
+    const mbgcm_seg *next, *end;
+    uint8_t *p;
+    size_t rem;
+};
+
+static void run_init(struct run *r, const mbgcm_seg *l, uint32_t n, uint8_t *buf, size_t len)
+{
+    r->next = l;
+    r->end = l ? l + n : l;
+    r->p = l ? NULL : buf;
+    r->rem = l ? 0 : len;
+}
+
+/* On to the next non-empty segment when the current one is used up. */
+static inline void run_fill(struct run *r)
+{
+    while (r->rem == 0 && r->next != r->end) {
+        r->p = r->next->ptr;
+        r->rem = r->next->len;
+        r->next++;
+    }
+}
+
+/* |n| bytes from the run's position on copied to |buf| (COPY_IN), or from |buf| to them
+   (COPY_OUT), or only passed (COPY_NONE). */
+enum { COPY_NONE, COPY_IN, COPY_OUT };
+static void run_copy(struct run *r, uint8_t *buf, size_t n, int how)
+{
+    while (n != 0) {
+        run_fill(r);
+        const size_t k = r->rem < n ? r->rem : n;
+        if (how == COPY_OUT) {
+            copy_plain(r->p, buf, k);
+        } else if (how == COPY_IN) {
+            copy_plain(buf, r->p, k);
+        }
+        buf += how != COPY_NONE ? k : 0;
+        r->p += k;
+        r->rem -= k;
+        n -= k;
+    }
+}
+
+/* Groups per chunk-list call (32 KiB of message), and bounce slots for the groups that
+   straddle segments (8 KiB on the stack): a call ends when either runs out. */
+#define LIST_GROUPS 64
+#define BOUNCE_SLOTS 16
+#define GROUP_BYTES (16 * MBGCMI_CHUNK_BLOCKS)
+
+/* The job's |len| bytes through the arch's chunk-list ctr op: each group of 32 blocks that
+   lies in one source and one destination segment is read and written where it is; a group
+   that straddles segments on either side is gathered into a bounce slot, run there in place
+   and scattered back. One call per LIST_GROUPS groups, so the kernel's groups stay in flight
+   across segments, where a call per segment would start and drain its pipeline at each one.
+   The last partial block (len % 16 bytes) goes through the stream's one-block slot. */
+static void sgl_list(struct mbgcmi_stream *st, const mbgcm_job *job)
+{
+    /* the runs are set up here, field by field: passed in as structures they were copied in
+       16-byte moves that load across 8-byte stores (not forwarded: a stall per job) */
+    struct run ri, ro, *const in = &ri, *const out = &ro;
+    const size_t len = job->len;
+    run_init(in, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src, len);
+    run_init(out, job->dst_sgl, job->dst_nseg, job->dst, len);
+    const struct mbgcmi_gcm_ops *ops = st->arch->ops;
+    struct mbgcmi_chunk list[LIST_GROUPS + 1];
+    _Alignas(64) uint8_t bounce[BOUNCE_SLOTS][GROUP_BYTES];
+    struct run back[BOUNCE_SLOTS]; /* where a bounce slot's output goes, and its bytes */
+    size_t back_n[BOUNCE_SLOTS];
+    uint32_t used = 0; /* bounce slots written, for the wipe */
+    size_t left = len & ~(size_t)15;
+    st->len += left;
+    while (left != 0) {
+        uint32_t g = 0, nb = 0;
+        const size_t call = left;
+        do {
+            const size_t n = left < GROUP_BYTES ? left : GROUP_BYTES;
+            if (__builtin_expect(in->rem == 0, 0)) {
+                run_fill(in);
+            }
+            if (__builtin_expect(out->rem == 0, 0)) {
+                run_fill(out);
+            }
+            if (__builtin_expect(in->rem >= n && out->rem >= n, 1)) {
+                list[g].in = in->p;
+                list[g].out = out->p;
+                in->p += n;
+                in->rem -= n;
+                out->p += n;
+                out->rem -= n;
+            } else {
+                run_copy(in, bounce[nb], n, COPY_IN);
+                back[nb] = *out;
+                back_n[nb] = n;
+                run_copy(out, NULL, n, COPY_NONE);
+                list[g].in = bounce[nb];
+                list[g].out = bounce[nb];
+                nb++;
+            }
+            g++;
+            left -= n;
+        } while (g < LIST_GROUPS && nb < BOUNCE_SLOTS && left != 0);
+        /* the entry read after the last group (its pointers are not used): set by scalar
+           stores, as the kernel reads it (a 16-byte copy of the entry before would load
+           across its two 8-byte stores, which cannot be forwarded: a stall) */
+        list[g].in = NULL;
+        list[g].out = NULL;
+        (st->decrypt ? ops->ctr_list_dec : ops->ctr_list_enc)(st->key, st->ctr, st->s, list,
+                                                               (call - left) / 16);
+        for (uint32_t j = 0; j < nb; j++) {
+            run_copy(&back[j], bounce[j], back_n[j], COPY_OUT);
+        }
+        used = nb > used ? nb : used;
+    }
+    mbgcmi_wipe(bounce, (size_t)used * GROUP_BYTES);
+    for (left = len & 15; left != 0;) { /* the last partial block, over segment ends */
+        run_fill(in);
+        run_fill(out);
+        size_t k = in->rem < out->rem ? in->rem : out->rem;
+        k = k < left ? k : left;
+        mbgcmi_stream_update(st, in->p, k, out->p);
+        in->p += k;
+        in->rem -= k;
+        out->p += k;
+        out->rem -= k;
+        left -= k;
+    }
+}
+
+/* Cuts of one list (segment ends inside the message) and those off the 512-byte group grid. */
+static void list_cuts(const mbgcm_seg *l, uint32_t n, size_t len, size_t *cuts, size_t *off)
+{
+    size_t o = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        o += l[i].len;
+        const int cut = l[i].len != 0 && o != len;
+        *cuts += (size_t)cut;
+        *off += (size_t)(cut && (o & (GROUP_BYTES - 1)) != 0);
+    }
+}
+
+/* 1 when the chunk-list path is expected to beat a kernel call per stretch: a cut off the
+   group grid costs the list path one bounced group (two 512-byte copies) at most once per
+   group, the stretch path a kernel call per stretch (its pipeline started and drained; for a
+   cut inside a block, two one-block calls more). Measured on Zen 5 (docs/perf.md): pieces of
+   512 or 2048 bytes (on the grid) and of 64-300 bytes go faster through the list, pieces of
+   400-500 or 1998 bytes (a cut off the grid in nearly every group) through the stretches:
+   the list pays while the stretches outnumber the bounced groups by 5 to 3. */
+static int list_pays(const mbgcm_job *job)
+{
+    size_t cuts = 0, off = 0, dcuts = 0, doff = 0;
+    if (job->src_sgl != NULL) {
+        list_cuts(job->src_sgl, job->src_nseg, job->len, &cuts, &off);
+    }
+    if (job->dst_sgl != NULL && job->dst_sgl != job->src_sgl) {
+        list_cuts(job->dst_sgl, job->dst_nseg, job->len, &dcuts, &doff);
+    }
+    /* two lists: as if cut at the same offsets (mbuf chains of one shape) */
+    cuts = dcuts > cuts ? dcuts : cuts;
+    off = doff > off ? doff : off;
+    const size_t groups = (job->len + GROUP_BYTES - 1) / GROUP_BYTES;
+    const size_t bounced = off < groups ? off : groups;
+    return 5 * bounced < 3 * (cuts + 1);
+}
+
 /* 1 when the job's source and destination are cut at the same message offsets: one of them
    linear, or two lists of the same segment lengths. */
 static int same_cuts(const mbgcm_job *job)
@@ -258,7 +461,9 @@ int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
     }
     mbgcmi_stream_init(&st, a, mbgcmi_key_c(job->key), job->iv, job->iv_len, job->aad,
                        job->aad_len, dec);
-    if (same_cuts(job)) {
+    if (a->ops->ctr_list_enc != NULL && list_pays(job)) {
+        sgl_list(&st, job);
+    } else if (same_cuts(job)) {
         /* one stream update per segment: one side linear, or both lists cut at the same
            offsets (the same shape: an mbuf chain in place or into a chain like it) */
         const mbgcm_seg *sl = job->src_sgl, *dl = job->dst_sgl;

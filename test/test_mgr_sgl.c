@@ -3,7 +3,8 @@
  * test_mgr_sgl.c — scatter-gather jobs against the linear path: random messages, random
  * segmentations of the input and/or the output (empty segments, 1-byte segments, segments
  * that split blocks, long segments; some jobs of 2-14 KiB in up to 250 pieces of 0..300
- * bytes), in place (one list for both) and out of place, encrypt
+ * bytes; some of 0.5-40 KiB in mbuf-like pieces of 512-2048 bytes on the 512-byte grid, cut
+ * off it now and then), in place (one list for both) and out of place, encrypt
  * and decrypt, through the ring and the burst API, on every arch and auto; a flipped tag
  * zeroes every destination segment; malformed lists are MBGCM_ERR_INVALID and leave the
  * manager working. Seed printed; MBGCM_SEED replays.
@@ -70,6 +71,28 @@ static uint32_t segment_short(uint8_t *buf, size_t len, mbgcm_seg *segs, uint32_
     return n + 1;
 }
 
+/* Cut |len| bytes as mbuf chains are: mostly pieces of 512-2048 bytes on the 512-byte grid of
+   the message (the by32 variants' 32-block groups run where they lie, many per kernel call,
+   more groups than one call takes), with a cut off the grid now and then (that group bounced)
+   and empty pieces, at most |max|. */
+static uint32_t segment_grid(uint8_t *buf, size_t len, mbgcm_seg *segs, uint32_t max)
+{
+    uint32_t n = 0;
+    size_t off = 0;
+    while (n + 1 < max && off < len) {
+        const unsigned r = tu_rng_below(&rng, 16);
+        size_t k = r == 0 ? 0 : r == 1 ? 1 + tu_rng_below(&rng, 700) : 512 * (1 + r % 4);
+        k = k < len - off ? k : len - off;
+        segs[n].ptr = buf + off;
+        segs[n].len = k;
+        n++;
+        off += k;
+    }
+    segs[n].ptr = buf + off;
+    segs[n].len = len - off;
+    return n + 1;
+}
+
 struct sjob {
     tu_key *k;
     uint8_t iv[12], aad[32], tag[16], want_tag[16];
@@ -77,8 +100,8 @@ struct sjob {
     uint8_t *src, *dst, *want;       /* separate buffers, or src == dst for in place */
     mbgcm_seg s_segs[256], d_segs[256];
     uint32_t sn, dn;
-    int dec, bad, mode, many;               /* mode: 0 in place one list, 1 both lists, 2 src list +
-                                         linear dst, 3 linear src + dst list */
+    int dec, bad, mode, many, grid; /* mode: 0 in place one list, 1 both lists, 2 src list +
+                                       linear dst, 3 linear src + dst list */
 };
 
 static void make_job(struct sjob *j, tu_key *keys, size_t nkeys, int fast)
@@ -88,7 +111,10 @@ static void make_job(struct sjob *j, tu_key *keys, size_t nkeys, int fast)
     j->aad_len = tu_rng_below(&rng, 33);
     tu_rng_fill(&rng, j->aad, j->aad_len);
     j->many = tu_rng_below(&rng, 8) == 0; /* many short pieces */
-    j->len = j->many                  ? 2000 + tu_rng_below(&rng, fast ? 12000 : 3000)
+    j->grid = !j->many && tu_rng_below(&rng, 7) == 0; /* chain-like pieces on the grid */
+    j->len = j->grid                  ? 512 * (1 + tu_rng_below(&rng, fast ? 80 : 12)) +
+                                            (tu_rng_below(&rng, 2) ? tu_rng_below(&rng, 600) : 0)
+             : j->many                ? 2000 + tu_rng_below(&rng, fast ? 12000 : 3000)
              : tu_rng_below(&rng, 4) ? tu_rng_below(&rng, 300)
                                       : tu_rng_below(&rng, fast ? 5000 : 800);
     j->tag_len = (size_t[]){4, 8, 12, 13, 14, 15, 16}[tu_rng_below(&rng, 7)];
@@ -116,7 +142,10 @@ static void make_job(struct sjob *j, tu_key *keys, size_t nkeys, int fast)
     if (j->mode != 0) {
         memset(j->dst, 0xA5, j->len);
     }
-    if (j->many) {
+    if (j->grid) {
+        j->sn = segment_grid(j->src, j->len, j->s_segs, 250);
+        j->dn = j->mode == 0 ? j->sn : segment_grid(j->dst, j->len, j->d_segs, 250);
+    } else if (j->many) {
         j->sn = segment_short(j->src, j->len, j->s_segs, 250);
         j->dn = j->mode == 0 ? j->sn : segment_short(j->dst, j->len, j->d_segs, 250);
     } else {

@@ -37,6 +37,12 @@ void mbgcmi_avx512_by32_ctr_enc(const struct mbgcmi_key *k, uint8_t ctr[16], uin
                                 const uint8_t *in, uint8_t *out, size_t nblocks);
 void mbgcmi_avx512_by32_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
                                 const uint8_t *in, uint8_t *out, size_t nblocks);
+void mbgcmi_avx512_by32_ctr_list_enc(const struct mbgcmi_key *k, uint8_t ctr[16],
+                                     uint64_t s[2], const struct mbgcmi_chunk *list,
+                                     size_t nblocks);
+void mbgcmi_avx512_by32_ctr_list_dec(const struct mbgcmi_key *k, uint8_t ctr[16],
+                                     uint64_t s[2], const struct mbgcmi_chunk *list,
+                                     size_t nblocks);
 void mbgcmi_avx512_by32_gcm(const struct mbgcmi_key *k, const uint8_t j0[16],
                             const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                             uint8_t *out, uint8_t tag[16], int decrypt);

@@ -57,6 +57,13 @@
 ; void mbgcmi_avx512_by32_ctr_dec(...same...);
 ;   Contracts as the `struct mbgcmi_gcm_ops` members in core/gcm.h (ctr left at the next
 ;   unused counter, s in V form, in == out allowed).
+; void mbgcmi_avx512_by32_ctr_list_enc(const key *k, uint8_t ctr[16], uint64_t s[2],
+;                                      const struct mbgcmi_chunk *list, size_t nblocks);
+; void mbgcmi_avx512_by32_ctr_list_dec(...same...);
+;   The ctr ops over a message in pieces (scatter-gather jobs): group g (32 blocks, the last
+;   one shorter) read from list[g].in, written to list[g].out; the loop is the same, only the
+;   step from one group to the next loads the next entry (GROUP_ADV with LIST 1), so the
+;   groups stay in flight across pieces (a call per piece starts and drains the pipeline).
 ; void mbgcmi_avx512_by32_gcm(...), int mbgcmi_avx512_by32_gcm12(...): as mbgcmi_avx512_gcm
 ;   and mbgcmi_avx512_gcm12 (gcm_by16_avx512.asm).
 ; void mbgcmi_avx512_by32_jobs12(mbgcm_job *const *jobs, size_t n): the burst path's pipelined
@@ -69,7 +76,8 @@
 ;   bytes  r14 1 while a whole group's GHASH is pending (3: FIRST_ENC6's 24 blocks; 2: a
 ;   decrypting tail's pass carries the final GHASH)  r15 1 once a pass ran (E_K(J0) done),
 ;   then the final GHASH's power rows  r10 F (blocks of the final GHASH before the length
-;   block)  r11 AAD bytes  edx N (blocks of the final GHASH)  eax rounds / scratch
+;   block; in the chunk-list ops' whole groups, the list entry)  r11 AAD bytes  edx N (blocks
+;   of the final GHASH)  eax rounds / scratch
 ;   zmm0-3, zmm24-27  B0..B7  counter blocks -> key stream -> output (four blocks each)
 ;   zmm4-11  G0..G7  the previous group's GHASH input (byte order until hashed); before an
 ;            encrypting bulk's first pass xmm11 holds the AAD block for AAD_LATE
@@ -80,7 +88,7 @@
 ;   zmm28-31 scratch of the GHASH steps
 ;   The AAD is hashed before the body (gcm_wide.inc's GHASH_AAD: zmm8-11, zmm17-21).
 ; Frame: gcm_wide.inc's GF_J0, GF_DEC, GF_MODE (here also 2: the ctr ops) and GF_H33,
-; GF_K33, GF_RK64, GF_PRE, GF_ETAG below. Every vector register used is cleared, the frame's
+; GF_K33, GF_RK64, GF_PRE, GF_ETAG, GF_LIST below. Every vector register used is cleared, the frame's
 ; key-derived slots and the expected tag's copy wiped, before returning.
 default rel
 %include "key.inc"
@@ -124,6 +132,11 @@ section .text
                                         ; many bytes (SIX_MAX; 0 in the ctr ops: never)
 %define GF_ETAG    1040                 ; 16: xmm23 (the expected tag) while a decrypting
                                         ; bulk takes zmm23 for its GHASH (GKRAW)
+%define GF_LIST    1056                 ; 8: the chunk-list ctr ops: the next group's entry
+; struct mbgcmi_chunk (core/gcm.h): one entry per group of 32 blocks of a chunk-list ctr op
+%define CH_IN      0
+%define CH_OUT     8
+%define CH_SIZE    16
 %define GF32_SIZE  1088
 %ifndef RK64_MIN_GROUPS
 %define RK64_MIN_GROUPS 3              ; whole groups from which the bulk keeps round-key rows
@@ -406,9 +419,24 @@ section .text
         vmovdqu64 [r8 + 64 * _t], G_ %+ _t
 %assign _t _t + 1
 %endrep
-        add     rcx, 64 * (%1)
-        add     r8, 64 * (%1)
+        GROUP_ADV 64 * (%1)
         sub     r9, 4 * (%1)
+%endmacro
+; GROUP_ADV bytes: rcx, r8 on to the next group's input and output: |bytes| on (LIST 0), or
+; (LIST 1: the chunk-list ctr ops, whole groups only) the next entry of the list at GF_LIST,
+; through r10 (free in their bulk: F is set after it).
+%assign LIST 0
+%macro GROUP_ADV 1
+%if LIST
+        mov     r10, [rsp + GF_LIST]
+        mov     rcx, [r10 + CH_IN]
+        mov     r8, [r10 + CH_OUT]
+        add     r10, CH_SIZE
+        mov     [rsp + GF_LIST], r10
+%else
+        add     rcx, %1
+        add     r8, %1
+%endif
 %endmacro
 ; AAD_LATE: an encrypting bulk's AAD of 1..16 bytes (its block in xmm11, byte order, loaded at
 ; entry) hashed into S inside the first pass, after the rounds have started
@@ -442,9 +470,18 @@ section .text
 %endmacro
 ; PF_GROUP offset: the eight lines of a whole group's input from rcx + offset, prefetched
 %macro PF_GROUP 1
+%if LIST
+        mov     r10, [rsp + GF_LIST]
+        mov     r10, [r10 + CH_IN + CH_SIZE * ((%1) / 512 - 1)]
+%define _pfb r10
+%assign _pfo 0
+%else
+%define _pfb rcx
+%assign _pfo (%1)
+%endif
 %assign _t 0
 %rep 8
-        prefetcht0 [rcx + (%1) + 64 * _t]
+        prefetcht0 [_pfb + _pfo + 64 * _t]
 %assign _t _t + 1
 %endrep
 %endmacro
@@ -520,16 +557,25 @@ section .text
 ; waits for the store's data, the end of this pass, and the GHASH that needs the load waits
 ; with it (docs/perf.md, "Decrypt and 4 KiB aliasing").
 %macro GROUP_IN_DEC_N 2                 ; zmm, offset from rcx
+        GROUP_IN_DEC_AT %1, rcx + (%2)
+%endmacro
+%macro GROUP_IN_DEC_AT 2                ; zmm, address
 %assign _t 0
 %rep %1
-        vmovdqu64 G_ %+ _t, [rcx + (%2) + 64 * _t]
+        vmovdqu64 G_ %+ _t, [%2 + 64 * _t]
 %assign _t _t + 1
 %endrep
 %endmacro
 %macro GROUP_NEXT_DEC 0                 ; the next whole group's input, if there is one
         cmp     r9, 64
         jb      %%none
+%if LIST
+        mov     r10, [rsp + GF_LIST]
+        mov     r10, [r10 + CH_IN]
+        GROUP_IN_DEC_AT 8, r10
+%else
         GROUP_IN_DEC_N 8, 512
+%endif
 %%none:
 %endmacro
 ; GROUP_OUT_DEC_N zmm: the key stream xored with the input, still in G0..G7 (GKRAW), then the
@@ -548,8 +594,7 @@ section .text
         vmovdqu64 [r8 + 64 * _t], B_ %+ _t
 %assign _t _t + 1
 %endrep
-        add     rcx, 64 * (%1)
-        add     r8, 64 * (%1)
+        GROUP_ADV 64 * (%1)
         sub     r9, 4 * (%1)
 %endmacro
 %macro FIRST_DEC 1
@@ -1240,6 +1285,7 @@ mbgcmi_avx512_by32_gcm:
         CLEAR_VREGS zmm
         FRAME_LEAVE
 
+
 ; ---------------------------------------------------------------------------------------------
 ; void mbgcmi_avx512_by32_jobs12(mbgcm_job *const *jobs, size_t n);
 ;   The by32 variant's pipelined burst call for encrypts: n (1..64) validated linear encrypt
@@ -1495,5 +1541,85 @@ mbgcmi_avx512_by32_jobs12:
         CLEAR_VREGS zmm
         FRAME_LEAVE
 
+
+
+; ---------------------------------------------------------------------------------------------
+; The chunk-list ctr ops (rcx = the list, r8 = nblocks): group g of 32 blocks (the last one
+; shorter) from list[g].in to list[g].out; the groups stay in flight across the entries as
+; they do along one buffer (GROUP_ADV with LIST 1: mbgcmi_avx512_by32_body_list). Placed
+; last: the code above keeps its addresses (and its loops their alignment)
+%macro CTR_LIST_ENTRY 1
+        FRAME_ENTER GF32_SIZE, 64
+        lea     rax, [rcx + CH_SIZE]
+        mov     [rsp + GF_LIST], rax
+        mov     r9, r8
+        mov     r8, [rcx + CH_OUT]
+        mov     rcx, [rcx + CH_IN]
+        mov     qword [rsp + GF_DEC], %1
+        mov     qword [rsp + GF_MODE], 2
+        mov     qword [rsp + GF_PRE], 0
+        mov     qword [rsp + GF_SIX], 0
+        mov     r12, rsi                                ; ctr
+        mov     r13, rdx                                ; s
+        mov     rbx, r9
+        shl     rbx, 4                                  ; whole blocks only
+        xor     r11d, r11d
+        vmovdqa64 zmm13, [BSWAP]
+        vmovdqa64 zmm14, [POLY]
+        vmovdqu64 xmm16, [rdx]
+        vpxorq  xmm15, xmm15, xmm15
+        CTR_FROM [r12]
+        movzx   esi, byte [r12 + 15]
+        jmp     mbgcmi_avx512_by32_body_list
+%endmacro
+
+global mbgcmi_avx512_by32_ctr_list_enc:function hidden
+mbgcmi_avx512_by32_ctr_list_enc:
+        CTR_LIST_ENTRY 0
+
+global mbgcmi_avx512_by32_ctr_list_dec:function hidden
+mbgcmi_avx512_by32_ctr_list_dec:
+        CTR_LIST_ENTRY 1
+
+mbgcmi_avx512_by32_body_list:
+        ; the chunk-list ctr ops: .body's whole groups with GROUP_ADV taking the list (no
+        ; BULK_PREFETCH: the next groups are elsewhere; a decrypt's LATER_GROUPS prefetch the
+        ; entry two ahead), then .body's tail and final GHASH (rcx, r8 at the last entry)
+        xor     r14d, r14d
+        xor     r15d, r15d
+        mov     r9, rbx
+        shr     r9, 4
+        cmp     r9, 32
+        jb      mbgcmi_avx512_by32_gcm.tail
+        CTR_BE_ENTER
+        mov     r15d, 1
+        mov     eax, [rdi + KEY_ROUNDS]
+%assign LIST 1
+        cmp     dword [rsp + GF_DEC], 0
+        jne     .lbulk_dec
+        cmp     eax, 12
+        je      .lbulk12
+        ja      .lbulk14
+        BULK_ENC 10
+        jmp     mbgcmi_avx512_by32_gcm.bulk_done
+.lbulk12:
+        BULK_ENC 12
+        jmp     mbgcmi_avx512_by32_gcm.bulk_done
+.lbulk14:
+        BULK_ENC 14
+        jmp     mbgcmi_avx512_by32_gcm.bulk_done
+.lbulk_dec:
+        cmp     eax, 12
+        je      .lbulk_dec12
+        ja      .lbulk_dec14
+        BULK_DEC 10
+        jmp     mbgcmi_avx512_by32_gcm.bulk_done
+.lbulk_dec12:
+        BULK_DEC 12
+        jmp     mbgcmi_avx512_by32_gcm.bulk_done
+.lbulk_dec14:
+        BULK_DEC 14
+        jmp     mbgcmi_avx512_by32_gcm.bulk_done
+%assign LIST 0
 
 section .note.GNU-stack noalloc noexec nowrite progbits
