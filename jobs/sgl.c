@@ -233,10 +233,10 @@ static void sgl_walk(struct mbgcmi_stream *st, struct cursor *in, struct cursor 
     }
 }
 
-/* Copies of message bytes between segments and the bounce slots below, in 16-byte SSE2
-   moves and single bytes: the C library's memcpy may take vector registers beyond xmm15
-   (EVEX ones on an AVX-512 CPU), which C code cannot clear afterwards, and the bytes are
-   plaintext on one side or the other. */
+/* Copies of message bytes between segments and the bounce slots below (the arch's copy op,
+   or this), in 16-byte SSE2 moves and single bytes: the C library's memcpy may take vector
+   registers beyond xmm15 (EVEX ones on an AVX-512 CPU), which C code cannot clear afterwards,
+   and the bytes are plaintext on one side or the other. */
 __attribute__((optimize("no-tree-loop-distribute-patterns"))) static void
 copy_plain(uint8_t *d, const uint8_t *s, size_t n)
 {
@@ -281,15 +281,16 @@ static inline void run_fill(struct run *r)
 /* |n| bytes from the run's position on copied to |buf| (COPY_IN), or from |buf| to them
    (COPY_OUT), or only passed (COPY_NONE). */
 enum { COPY_NONE, COPY_IN, COPY_OUT };
-static void run_copy(struct run *r, uint8_t *buf, size_t n, int how)
+typedef void copy_fn(uint8_t *dst, const uint8_t *src, size_t n);
+static void run_copy(struct run *r, uint8_t *buf, size_t n, int how, copy_fn *cp)
 {
     while (n != 0) {
         run_fill(r);
         const size_t k = r->rem < n ? r->rem : n;
         if (how == COPY_OUT) {
-            copy_plain(r->p, buf, k);
+            cp(r->p, buf, k);
         } else if (how == COPY_IN) {
-            copy_plain(buf, r->p, k);
+            cp(buf, r->p, k);
         }
         buf += how != COPY_NONE ? k : 0;
         r->p += k;
@@ -319,6 +320,7 @@ static void sgl_list(struct mbgcmi_stream *st, const mbgcm_job *job)
     run_init(in, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src, len);
     run_init(out, job->dst_sgl, job->dst_nseg, job->dst, len);
     const struct mbgcmi_gcm_ops *ops = st->arch->ops;
+    copy_fn *const cp = ops->copy != NULL ? ops->copy : copy_plain;
     struct mbgcmi_chunk list[LIST_GROUPS + 1];
     _Alignas(64) uint8_t bounce[BOUNCE_SLOTS][GROUP_BYTES];
     struct run back[BOUNCE_SLOTS]; /* where a bounce slot's output goes, and its bytes */
@@ -366,10 +368,10 @@ static void sgl_list(struct mbgcmi_stream *st, const mbgcm_job *job)
                 out->p += n;
                 out->rem -= n;
             } else {
-                run_copy(in, bounce[nb], n, COPY_IN);
+                run_copy(in, bounce[nb], n, COPY_IN, cp);
                 back[nb] = *out;
                 back_n[nb] = n;
-                run_copy(out, NULL, n, COPY_NONE);
+                run_copy(out, NULL, n, COPY_NONE, cp);
                 list[g].in = bounce[nb];
                 list[g].out = bounce[nb];
                 nb++;
@@ -385,7 +387,7 @@ static void sgl_list(struct mbgcmi_stream *st, const mbgcm_job *job)
         (st->decrypt ? ops->ctr_list_dec : ops->ctr_list_enc)(st->key, st->ctr, st->s, list,
                                                                (call - left) / 16);
         for (uint32_t j = 0; j < nb; j++) {
-            run_copy(&back[j], bounce[j], back_n[j], COPY_OUT);
+            run_copy(&back[j], bounce[j], back_n[j], COPY_OUT, cp);
         }
         used = nb > used ? nb : used;
     }
@@ -404,46 +406,52 @@ static void sgl_list(struct mbgcmi_stream *st, const mbgcm_job *job)
     }
 }
 
-/* Cuts of one list (segment ends inside the message) and those off the 512-byte group grid. */
-static void list_cuts(const mbgcm_seg *l, uint32_t n, size_t len, size_t *cuts, size_t *off)
+/* What the route costs depend on: a list's cuts (segment ends inside the message), those off
+   the 512-byte group grid, and those inside a block. */
+struct cuts {
+    size_t all, off_group, off_block;
+};
+
+static void list_cuts(const mbgcm_seg *l, uint32_t n, size_t len, struct cuts *c)
 {
     size_t o = 0;
     for (uint32_t i = 0; i < n; i++) {
         o += l[i].len;
         const int cut = l[i].len != 0 && o != len;
-        *cuts += (size_t)cut;
-        *off += (size_t)(cut && (o & (GROUP_BYTES - 1)) != 0);
+        c->all += (size_t)cut;
+        c->off_group += (size_t)(cut && (o & (GROUP_BYTES - 1)) != 0);
+        c->off_block += (size_t)(cut && (o & 15) != 0);
     }
 }
 
-/* 1 when the chunk-list path is expected to beat a kernel call per stretch: a cut off the
-   group grid costs the list path one bounced group (two 512-byte copies) at most once per
-   group, the stretch path a kernel call per stretch (its pipeline started and drained; for a
-   cut inside a block, two one-block calls more). Measured on Zen 5 (docs/perf.md): pieces of
-   512 or 2048 bytes (on the grid) and of 64-300 bytes go faster through the list, pieces of
-   400-500 or 1998 bytes (a cut off the grid in nearly every group) through the stretches:
-   the list pays while the stretches outnumber the bounced groups by 5 to 3. Decrypts of
-   2048-byte pieces ran 5-8% slower through the list; encrypts of 16 KiB pieces were level at
-   best. */
+/* 1 when the chunk-list path is expected to beat a kernel call per stretch. A cut off the
+   group grid costs the list one bounced group (two copies of 512 bytes) at most once per
+   group; a stretch costs the other route a kernel call (its pipeline started and drained),
+   and a cut inside a block two one-block calls more. Measured on Zen 5 (docs/perf.md,
+   "fifteenth stop"), the list against the stretches: pieces of 64-300 bytes 0.73-0.83, 500 and
+   1998 bytes (cuts inside blocks) 0.95-0.98, 400 bytes (cuts on the block grid, each group
+   bounced) 1.08-1.12: a bounce weighs about 1.5 stretches. With every cut on the block grid,
+   long stretches drain the pipeline rarely and the list pays only while they average under
+   4 KiB (encrypting) or 1 KiB (decrypting: a decrypt hashes each group in its own pass, so a
+   call per stretch drains nothing); decrypts of 2 KiB pieces ran 5-8% slower through it. */
 static int list_pays(const mbgcm_job *job)
 {
-    size_t cuts = 0, off = 0, dcuts = 0, doff = 0;
+    struct cuts s = {0, 0, 0}, d = {0, 0, 0};
     if (job->src_sgl != NULL) {
-        list_cuts(job->src_sgl, job->src_nseg, job->len, &cuts, &off);
+        list_cuts(job->src_sgl, job->src_nseg, job->len, &s);
     }
     if (job->dst_sgl != NULL && job->dst_sgl != job->src_sgl) {
-        list_cuts(job->dst_sgl, job->dst_nseg, job->len, &dcuts, &doff);
+        list_cuts(job->dst_sgl, job->dst_nseg, job->len, &d);
     }
     /* two lists: as if cut at the same offsets (mbuf chains of one shape) */
-    cuts = dcuts > cuts ? dcuts : cuts;
-    off = doff > off ? doff : off;
+    const size_t cuts = d.all > s.all ? d.all : s.all;
+    const size_t off_group = d.off_group > s.off_group ? d.off_group : s.off_group;
+    const size_t off_block = d.off_block > s.off_block ? d.off_block : s.off_block;
     const size_t groups = (job->len + GROUP_BYTES - 1) / GROUP_BYTES;
-    const size_t bounced = off < groups ? off : groups;
-    /* long stretches drain the pipeline rarely: the list pays for stretches of under 4 KiB on
-       average (encrypting), under 1 KiB decrypting (a decrypt hashes each group in its own
-       pass, so its call per stretch drains nothing) */
+    const size_t bounced = off_group < groups ? off_group : groups;
     const size_t stretch_max = job->dir == MBGCM_DECRYPT ? 1024 : 4096;
-    return (cuts + 1) * stretch_max > job->len && 5 * bounced < 3 * (cuts + 1);
+    return 3 * bounced < 2 * (cuts + 1 + off_block) &&
+           (off_block != 0 || (cuts + 1) * stretch_max > job->len);
 }
 
 /* 1 when the job's source and destination are cut at the same message offsets: one of them

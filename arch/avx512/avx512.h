@@ -40,6 +40,7 @@ void mbgcmi_avx512_by32_ctr_dec(const struct mbgcmi_key *k, uint8_t ctr[16], uin
 void mbgcmi_avx512_by32_ctr_list_enc(const struct mbgcmi_key *k, uint8_t ctr[16],
                                      uint64_t s[2], const struct mbgcmi_chunk *list,
                                      size_t nblocks);
+void mbgcmi_avx512_copy(uint8_t *dst, const uint8_t *src, size_t n);
 void mbgcmi_avx512_by32_ctr_list_dec(const struct mbgcmi_key *k, uint8_t ctr[16],
                                      uint64_t s[2], const struct mbgcmi_chunk *list,
                                      size_t nblocks);

@@ -1622,4 +1622,32 @@ mbgcmi_avx512_by32_body_list:
         jmp     mbgcmi_avx512_by32_gcm.bulk_done
 %assign LIST 0
 
+; ---------------------------------------------------------------------------------------------
+; void mbgcmi_avx512_copy(uint8_t *dst, const uint8_t *src, size_t n): n bytes in 64-byte moves
+; and a byte-masked last one (the scatter-gather jobs' bounce slots: message bytes, so zmm0,
+; which they pass through, is cleared before returning; k1 holds only the length's mask).
+global mbgcmi_avx512_copy:function hidden
+mbgcmi_avx512_copy:
+        cmp     rdx, 64
+        jb      .last
+.loop:
+        vmovdqu64 zmm0, [rsi]
+        vmovdqu64 [rdi], zmm0
+        add     rsi, 64
+        add     rdi, 64
+        sub     rdx, 64
+        cmp     rdx, 64
+        jae     .loop
+.last:
+        test    rdx, rdx
+        jz      .done
+        mov     rax, -1
+        bzhi    rax, rax, rdx
+        kmovq   k1, rax
+        vmovdqu8 zmm0{k1}{z}, [rsi]
+        vmovdqu8 [rdi]{k1}, zmm0
+.done:
+        vpxorq  xmm0, xmm0, xmm0
+        ret
+
 section .note.GNU-stack noalloc noexec nowrite progbits
