@@ -52,36 +52,29 @@ static uint32_t segment(uint8_t *buf, size_t len, mbgcm_seg *segs, uint32_t max)
     return n + 1;
 }
 
-/* Cut |len| bytes into short segments (0..300 bytes: most cuts inside a block, many pieces per
-   kernel call), at most |max|, the last one taking the rest. */
-static uint32_t segment_short(uint8_t *buf, size_t len, mbgcm_seg *segs, uint32_t max)
+/* The length of the next piece: short (0..300 bytes: most cuts inside a block, many pieces
+   per kernel call), or as mbuf chains are (mostly 512-2048 bytes on the 512-byte grid of the
+   message, so that the by32 variants' 32-block groups run where they lie, many per kernel
+   call, more groups than one call takes; a cut off the grid now and then, whose group is
+   bounced; empty pieces). */
+static size_t piece_len(int grid)
 {
-    uint32_t n = 0;
-    size_t off = 0;
-    while (n + 1 < max && off < len) {
-        size_t k = tu_rng_below(&rng, 8) == 0 ? 0 : 1 + tu_rng_below(&rng, 300);
-        k = k < len - off ? k : len - off;
-        segs[n].ptr = buf + off;
-        segs[n].len = k;
-        n++;
-        off += k;
+    if (!grid) {
+        return tu_rng_below(&rng, 8) == 0 ? 0 : 1 + tu_rng_below(&rng, 300);
     }
-    segs[n].ptr = buf + off;
-    segs[n].len = len - off;
-    return n + 1;
+    const unsigned r = tu_rng_below(&rng, 16);
+    return r == 0 ? 0 : r == 1 ? 1 + tu_rng_below(&rng, 700) : 512 * (1 + r % 4);
 }
 
-/* Cut |len| bytes as mbuf chains are: mostly pieces of 512-2048 bytes on the 512-byte grid of
-   the message (the by32 variants' 32-block groups run where they lie, many per kernel call,
-   more groups than one call takes), with a cut off the grid now and then (that group bounced)
-   and empty pieces, at most |max|. */
-static uint32_t segment_grid(uint8_t *buf, size_t len, mbgcm_seg *segs, uint32_t max)
+/* Cut |len| bytes into pieces of piece_len(grid) bytes, at most |max|, the last one taking
+   the rest. */
+static uint32_t segment_pieces(uint8_t *buf, size_t len, mbgcm_seg *segs, uint32_t max,
+                               int grid)
 {
     uint32_t n = 0;
     size_t off = 0;
     while (n + 1 < max && off < len) {
-        const unsigned r = tu_rng_below(&rng, 16);
-        size_t k = r == 0 ? 0 : r == 1 ? 1 + tu_rng_below(&rng, 700) : 512 * (1 + r % 4);
+        size_t k = piece_len(grid);
         k = k < len - off ? k : len - off;
         segs[n].ptr = buf + off;
         segs[n].len = k;
@@ -142,12 +135,9 @@ static void make_job(struct sjob *j, tu_key *keys, size_t nkeys, int fast)
     if (j->mode != 0) {
         memset(j->dst, 0xA5, j->len);
     }
-    if (j->grid) {
-        j->sn = segment_grid(j->src, j->len, j->s_segs, 250);
-        j->dn = j->mode == 0 ? j->sn : segment_grid(j->dst, j->len, j->d_segs, 250);
-    } else if (j->many) {
-        j->sn = segment_short(j->src, j->len, j->s_segs, 250);
-        j->dn = j->mode == 0 ? j->sn : segment_short(j->dst, j->len, j->d_segs, 250);
+    if (j->grid || j->many) {
+        j->sn = segment_pieces(j->src, j->len, j->s_segs, 250, j->grid);
+        j->dn = j->mode == 0 ? j->sn : segment_pieces(j->dst, j->len, j->d_segs, 250, j->grid);
     } else {
         j->sn = segment(j->src, j->len, j->s_segs, 20);
         j->dn = j->mode == 0 ? j->sn : segment(j->dst, j->len, j->d_segs, 20);

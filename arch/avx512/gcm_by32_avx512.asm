@@ -1011,9 +1011,14 @@ section .text
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
-; The ctr ops: FRAME, GF_MODE 2, then the body shared with the whole-message calls
+; The ctr ops: FRAME, GF_MODE 2, then the body shared with the whole-message calls.
+; CTR_SETUP dir: the ctr ops' state after FRAME_ENTER (rsi ctr, rdx s, r9 nblocks)
 %macro CTR_ENTRY 1
         FRAME_ENTER GF32_SIZE, 64
+        CTR_SETUP %1
+        jmp     mbgcmi_avx512_by32_gcm.body
+%endmacro
+%macro CTR_SETUP 1
         mov     qword [rsp + GF_DEC], %1
         mov     qword [rsp + GF_MODE], 2
         mov     qword [rsp + GF_PRE], 0
@@ -1029,7 +1034,6 @@ section .text
         vpxorq  xmm15, xmm15, xmm15                     ; no J0: the first pass runs it on zero
         CTR_FROM [r12]
         movzx   esi, byte [r12 + 15]
-        jmp     mbgcmi_avx512_by32_gcm.body
 %endmacro
 
 global mbgcmi_avx512_by32_ctr_enc:function hidden
@@ -1555,21 +1559,7 @@ mbgcmi_avx512_by32_jobs12:
         mov     r9, r8
         mov     r8, [rcx + CH_OUT]
         mov     rcx, [rcx + CH_IN]
-        mov     qword [rsp + GF_DEC], %1
-        mov     qword [rsp + GF_MODE], 2
-        mov     qword [rsp + GF_PRE], 0
-        mov     qword [rsp + GF_SIX], 0
-        mov     r12, rsi                                ; ctr
-        mov     r13, rdx                                ; s
-        mov     rbx, r9
-        shl     rbx, 4                                  ; whole blocks only
-        xor     r11d, r11d
-        vmovdqa64 zmm13, [BSWAP]
-        vmovdqa64 zmm14, [POLY]
-        vmovdqu64 xmm16, [rdx]
-        vpxorq  xmm15, xmm15, xmm15
-        CTR_FROM [r12]
-        movzx   esi, byte [r12 + 15]
+        CTR_SETUP %1
         jmp     mbgcmi_avx512_by32_body_list
 %endmacro
 
