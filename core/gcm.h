@@ -55,7 +55,7 @@ struct mbgcmi_gcm_ops {
                          const struct mbgcmi_chunk *list, size_t nblocks);
     void (*ctr_list_dec)(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
                          const struct mbgcmi_chunk *list, size_t nblocks);
-    /* Optional, with the chunk-list ops: n bytes from src to dst (the bounce slots' copies),
+    /* Required with the chunk-list ops: n bytes from src to dst (the bounce slots' copies),
        leaving no message byte in a register. */
     void (*copy)(uint8_t *dst, const uint8_t *src, size_t n);
     /* Optional: the whole message in one call given J0 (AAD, message, partial blocks, length

@@ -10,10 +10,6 @@
  * message that lies in one segment on each side takes the linear path instead
  * (docs/design.md, "Scatter-gather jobs").
  */
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "gcm.h"
 #include "jobs_internal.h"
 #include "validate.h"
@@ -233,25 +229,6 @@ static void sgl_walk(struct mbgcmi_stream *st, struct cursor *in, struct cursor 
     }
 }
 
-/* Copies of message bytes between segments and the bounce slots below (the arch's copy op,
-   or this), in 16-byte SSE2 moves and single bytes: the C library's memcpy may take vector
-   registers beyond xmm15 (EVEX ones on an AVX-512 CPU), which C code cannot clear afterwards,
-   and the bytes are plaintext on one side or the other. */
-__attribute__((optimize("no-tree-loop-distribute-patterns"))) static void
-copy_plain(uint8_t *d, const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-#if defined(__SSE2__)
-    for (; i + 16 <= n; i += 16) {
-        _mm_storeu_si128((__m128i *)(void *)(d + i),
-                         _mm_loadu_si128((const __m128i *)(const void *)(s + i)));
-    }
-#endif
-    for (; i < n; i++) {
-        d[i] = s[i];
-    }
-}
-
 /* A position in a segment list for the chunk-list path: the current segment's next byte and
    the bytes left in it, and the segments after it (a linear buffer is one segment). */
 struct run {
@@ -279,7 +256,10 @@ static inline void run_fill(struct run *r)
 }
 
 /* |n| bytes from the run's position on copied to |buf| (COPY_IN), or from |buf| to them
-   (COPY_OUT), or only passed (COPY_NONE). */
+   (COPY_OUT), or only passed (COPY_NONE). The copies are the arch's copy op, which leaves no
+   message byte in a register: the C library's memcpy may use vector registers beyond xmm15
+   (EVEX ones on an AVX-512 CPU), which C code cannot clear afterwards, and the bytes are
+   plaintext on one side or the other. */
 enum { COPY_NONE, COPY_IN, COPY_OUT };
 typedef void copy_fn(uint8_t *dst, const uint8_t *src, size_t n);
 static void run_copy(struct run *r, uint8_t *buf, size_t n, int how, copy_fn *cp)
@@ -320,7 +300,7 @@ static void sgl_list(struct mbgcmi_stream *st, const mbgcm_job *job)
     run_init(in, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src, len);
     run_init(out, job->dst_sgl, job->dst_nseg, job->dst, len);
     const struct mbgcmi_gcm_ops *ops = st->arch->ops;
-    copy_fn *const cp = ops->copy != NULL ? ops->copy : copy_plain;
+    copy_fn *const cp = ops->copy; /* (given with the chunk-list ops) */
     struct mbgcmi_chunk list[LIST_GROUPS + 1];
     _Alignas(64) uint8_t bounce[BOUNCE_SLOTS][GROUP_BYTES];
     struct run back[BOUNCE_SLOTS]; /* where a bounce slot's output goes, and its bytes */

@@ -88,8 +88,8 @@
 ;   zmm28-31 scratch of the GHASH steps
 ;   The AAD is hashed before the body (gcm_wide.inc's GHASH_AAD: zmm8-11, zmm17-21).
 ; Frame: gcm_wide.inc's GF_J0, GF_DEC, GF_MODE (here also 2: the ctr ops) and GF_H33,
-; GF_K33, GF_RK64, GF_PRE, GF_ETAG, GF_LIST below. Every vector register used is cleared, the frame's
-; key-derived slots and the expected tag's copy wiped, before returning.
+; GF_K33, GF_RK64, GF_PRE, GF_ETAG, GF_LIST below. Every vector register used is cleared, the
+; frame's key-derived slots and the expected tag's copy wiped, before returning.
 default rel
 %include "key.inc"
 %include "frame.inc"
