@@ -272,7 +272,9 @@ static void run_copy(struct run *r, uint8_t *buf, size_t n, int how, copy_fn *cp
         } else if (how == COPY_IN) {
             cp(buf, r->p, k);
         }
-        buf += how != COPY_NONE ? k : 0;
+        if (how != COPY_NONE) {
+            buf += k; /* (NULL when only passing: no arithmetic on it) */
+        }
         r->p += k;
         r->rem -= k;
         n -= k;
