@@ -169,35 +169,6 @@ int mbgcmi_check_sgl_job(const mbgcm_job *job)
     return MBGCM_OK;
 }
 
-/* A cursor over a segment list (a linear buffer is a list of one). */
-struct cursor {
-    const mbgcm_seg *l;
-    uint32_t n, i;
-    size_t off;
-    mbgcm_seg one;
-};
-
-static void cursor_init(struct cursor *c, const mbgcm_seg *l, uint32_t n, uint8_t *buf,
-                        size_t len)
-{
-    c->one.ptr = buf;
-    c->one.len = len;
-    c->l = l ? l : &c->one;
-    c->n = l ? n : 1;
-    c->i = 0;
-    c->off = 0;
-}
-
-/* Bytes available in the current segment, skipping exhausted (and empty) ones. */
-static size_t cursor_avail(struct cursor *c)
-{
-    while (c->i < c->n && c->off == c->l[c->i].len) {
-        c->i++;
-        c->off = 0;
-    }
-    return c->i < c->n ? c->l[c->i].len - c->off : 0;
-}
-
 /* The one segment of a list (or the linear buffer) that holds all |len| bytes, or NULL when
    they are spread over several. */
 static uint8_t *only_seg(const mbgcm_seg *l, uint32_t n, uint8_t *buf, size_t len)
@@ -213,24 +184,8 @@ static uint8_t *only_seg(const mbgcm_seg *l, uint32_t n, uint8_t *buf, size_t le
     return NULL;
 }
 
-/* The general walk: each piece as long as both the current source segment and the current
-   destination segment allow. */
-static void sgl_walk(struct mbgcmi_stream *st, struct cursor *in, struct cursor *out,
-                     size_t left)
-{
-    while (left != 0) {
-        const size_t na = cursor_avail(in), nb = cursor_avail(out);
-        size_t n = na < nb ? na : nb;
-        n = n < left ? n : left;
-        mbgcmi_stream_update(st, in->l[in->i].ptr + in->off, n, out->l[out->i].ptr + out->off);
-        in->off += n;
-        out->off += n;
-        left -= n;
-    }
-}
-
-/* A position in a segment list for the chunk-list path: the current segment's next byte and
-   the bytes left in it, and the segments after it (a linear buffer is one segment). */
+/* A position in a segment list: the current segment's next byte and the bytes left in it,
+   and the segments after it (a linear buffer is one segment). */
 struct run {
     const mbgcm_seg *next, *end;
     uint8_t *p;
@@ -252,6 +207,24 @@ static inline void run_fill(struct run *r)
         r->p = r->next->ptr;
         r->rem = r->next->len;
         r->next++;
+    }
+}
+
+/* The general walk: |left| bytes through the stream, each piece as long as both the current
+   source segment and the current destination segment allow. */
+static void sgl_walk(struct mbgcmi_stream *st, struct run *in, struct run *out, size_t left)
+{
+    while (left != 0) {
+        run_fill(in);
+        run_fill(out);
+        size_t k = in->rem < out->rem ? in->rem : out->rem;
+        k = k < left ? k : left;
+        mbgcmi_stream_update(st, in->p, k, out->p);
+        in->p += k;
+        in->rem -= k;
+        out->p += k;
+        out->rem -= k;
+        left -= k;
     }
 }
 
@@ -374,18 +347,7 @@ static void sgl_list(struct mbgcmi_stream *st, const mbgcm_job *job)
         used = nb > used ? nb : used;
     }
     mbgcmi_wipe(bounce, (size_t)used * GROUP_BYTES);
-    for (left = len & 15; left != 0;) { /* the last partial block, over segment ends */
-        run_fill(in);
-        run_fill(out);
-        size_t k = in->rem < out->rem ? in->rem : out->rem;
-        k = k < left ? k : left;
-        mbgcmi_stream_update(st, in->p, k, out->p);
-        in->p += k;
-        in->rem -= k;
-        out->p += k;
-        out->rem -= k;
-        left -= k;
-    }
+    sgl_walk(st, in, out, len & 15); /* the last partial block, over segment ends */
 }
 
 /* What the route costs depend on: a list's cuts (segment ends inside the message), those off
@@ -470,7 +432,7 @@ int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
         }
     }
     struct mbgcmi_stream st;
-    struct cursor in, out;
+    struct run in, out;
     uint8_t t[16], expect[16];
     const int dec = job->dir == MBGCM_DECRYPT;
     if (dec) {
@@ -495,9 +457,8 @@ int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
             }
         }
     } else {
-        cursor_init(&in, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src,
-                    job->len);
-        cursor_init(&out, job->dst_sgl, job->dst_nseg, job->dst, job->len);
+        run_init(&in, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src, job->len);
+        run_init(&out, job->dst_sgl, job->dst_nseg, job->dst, job->len);
         sgl_walk(&st, &in, &out, job->len);
     }
     mbgcmi_stream_tag(&st, t);
