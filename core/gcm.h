@@ -55,6 +55,14 @@ struct mbgcmi_gcm_ops {
                          const struct mbgcmi_chunk *list, size_t nblocks);
     void (*ctr_list_dec)(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
                          const struct mbgcmi_chunk *list, size_t nblocks);
+    /* Optional, with the chunk-list ops: `whole` (below) over a message in pieces: group g of
+       MBGCMI_CHUNK_BLOCKS blocks from list[g].in to list[g].out, the last group the message's
+       last 1..512 bytes (a partial block included); the list holds one entry more than there
+       are groups (read, not used). A scatter-gather job in one call, where a stream spends a
+       call on each end (jobs/sgl.c). */
+    void (*whole_list)(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,
+                       size_t aad_len, const struct mbgcmi_chunk *list, size_t len,
+                       uint8_t tag[16], int decrypt);
     /* Required with the chunk-list ops: n bytes from src to dst (the bounce slots' copies),
        leaving no message byte in a register. */
     void (*copy)(uint8_t *dst, const uint8_t *src, size_t n);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sgl.c — scatter-gather jobs: checking the segment lists, and running a job whose input or
- * output is a list of segments. The job streams through the arch's single-stream kernels
- * (core/gcm_stream.c): where the arch has a chunk-list ctr op and it pays (list_pays), one
- * call over a list of 512-byte groups that lie where they are or, straddling segments, in
- * bounce slots; else one piece per stretch where both the current source segment and the
- * current destination segment are contiguous, a 16-byte block that straddles segments
+ * output is a list of segments. Where the arch has the chunk-list ops and they pay
+ * (list_route), the message is a list of 512-byte groups that lie where they are or,
+ * straddling segments, in bounce slots: one whole-message call over it when it fits in one
+ * list (whole_list), else calls of the chunk-list ctr op inside a stream (core/gcm_stream.c).
+ * Otherwise the job streams one piece per stretch where both the current source segment and
+ * the current destination segment are contiguous, a 16-byte block that straddles segments
  * completed through the stream's one-block slot. The message is never copied as a whole. A
  * message that lies in one segment on each side takes the linear path instead
  * (docs/design.md, "Scatter-gather jobs").
@@ -260,94 +261,151 @@ static void run_copy(struct run *r, uint8_t *buf, size_t n, int how, copy_fn *cp
 #define BOUNCE_SLOTS 16
 #define GROUP_BYTES (16 * MBGCMI_CHUNK_BLOCKS)
 
-/* The job's |len| bytes through the arch's chunk-list ctr op: each group of 32 blocks that
-   lies in one source and one destination segment is read and written where it is; a group
-   that straddles segments on either side is gathered into a bounce slot, run there in place
-   and scattered back. One call per LIST_GROUPS groups, so the kernel's groups stay in flight
-   across segments, where a call per segment would start and drain its pipeline at each one.
-   The last partial block (len % 16 bytes) goes through the stream's one-block slot. */
+/* Bounce slots for the groups of one chunk-list call that straddle segments, where their
+   outputs go, and how many slots were ever written (for the wipe). */
+struct bounces {
+    _Alignas(64) uint8_t slot[BOUNCE_SLOTS][GROUP_BYTES];
+    struct run back[BOUNCE_SLOTS];
+    size_t back_n[BOUNCE_SLOTS];
+    uint32_t n, used;
+};
+
+/* One call's list: groups of the next |*left| bytes from the runs' positions on (512 bytes
+   each, the last one what is left), until LIST_GROUPS groups, BOUNCE_SLOTS bounces or the
+   bytes run out; each group that lies in one source and one destination segment is read and
+   written where it is, a group that straddles segments on either side is gathered into a
+   bounce slot (run there in place, scattered back by list_scatter). Ends the list with the
+   entry the kernels read after the last group; returns the bytes the list covers. */
+static inline __attribute__((always_inline)) size_t
+list_fill(struct run *in, struct run *out, size_t *left_p, struct mbgcmi_chunk *list,
+          struct bounces *b, copy_fn *cp)
+{
+    size_t left = *left_p;
+    const size_t call = left;
+    uint32_t g = 0, nb = 0;
+    do {
+        const size_t n = left < GROUP_BYTES ? left : GROUP_BYTES;
+        if (__builtin_expect(in->rem == 0, 0)) {
+            run_fill(in);
+        }
+        if (__builtin_expect(out->rem == 0, 0)) {
+            run_fill(out);
+        }
+        if (in->rem >= 2 * GROUP_BYTES && out->rem >= 2 * GROUP_BYTES &&
+            left >= 2 * GROUP_BYTES && g + 1 < LIST_GROUPS) {
+            /* long segments: as many whole groups as both hold, in one go */
+            size_t k = (in->rem < out->rem ? in->rem : out->rem) / GROUP_BYTES;
+            k = k < left / GROUP_BYTES ? k : left / GROUP_BYTES;
+            k = k < LIST_GROUPS - g ? k : LIST_GROUPS - g;
+            const uint8_t *ip = in->p;
+            uint8_t *op = out->p;
+            for (size_t i = 0; i < k; i++) {
+                list[g + i].in = ip + i * GROUP_BYTES;
+                list[g + i].out = op + i * GROUP_BYTES;
+            }
+            const size_t adv = k * GROUP_BYTES;
+            in->p += adv;
+            in->rem -= adv;
+            out->p += adv;
+            out->rem -= adv;
+            g += (uint32_t)k;
+            left -= adv;
+            continue;
+        }
+        if (__builtin_expect(in->rem >= n && out->rem >= n, 1)) {
+            list[g].in = in->p;
+            list[g].out = out->p;
+            in->p += n;
+            in->rem -= n;
+            out->p += n;
+            out->rem -= n;
+        } else {
+            run_copy(in, b->slot[nb], n, COPY_IN, cp);
+            b->back[nb] = *out;
+            b->back_n[nb] = n;
+            run_copy(out, NULL, n, COPY_NONE, cp);
+            list[g].in = b->slot[nb];
+            list[g].out = b->slot[nb];
+            nb++;
+        }
+        g++;
+        left -= n;
+    } while (g < LIST_GROUPS && nb < BOUNCE_SLOTS && left != 0);
+    /* the entry read after the last group (its pointers are not used): set by scalar
+       stores, as the kernel reads it (a 16-byte copy of the entry before would load
+       across its two 8-byte stores, which cannot be forwarded: a stall) */
+    list[g].in = NULL;
+    list[g].out = NULL;
+    b->n = nb;
+    *left_p = left;
+    return call - left;
+}
+
+/* The bounced groups' outputs back where they belong. */
+static void list_scatter(struct bounces *b, copy_fn *cp)
+{
+    for (uint32_t j = 0; j < b->n; j++) {
+        run_copy(&b->back[j], b->slot[j], b->back_n[j], COPY_OUT, cp);
+    }
+    b->used = b->n > b->used ? b->n : b->used;
+}
+
+/* The job's whole blocks through the arch's chunk-list ctr op, LIST_GROUPS groups per call
+   (list_fill), so the kernel's groups stay in flight across segments, where a call per
+   segment would start and drain its pipeline at each one. The last partial block (len % 16
+   bytes) goes through the stream's one-block slot. */
 static void sgl_list(struct mbgcmi_stream *st, const mbgcm_job *job)
 {
     /* the runs are set up here, field by field: passed in as structures they were copied in
        16-byte moves that load across 8-byte stores (not forwarded: a stall per job) */
-    struct run ri, ro, *const in = &ri, *const out = &ro;
+    struct run ri, ro;
     const size_t len = job->len;
-    run_init(in, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src, len);
-    run_init(out, job->dst_sgl, job->dst_nseg, job->dst, len);
+    run_init(&ri, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src, len);
+    run_init(&ro, job->dst_sgl, job->dst_nseg, job->dst, len);
     const struct mbgcmi_gcm_ops *ops = st->arch->ops;
     copy_fn *const cp = ops->copy; /* (given with the chunk-list ops) */
     struct mbgcmi_chunk list[LIST_GROUPS + 1];
-    _Alignas(64) uint8_t bounce[BOUNCE_SLOTS][GROUP_BYTES];
-    struct run back[BOUNCE_SLOTS]; /* where a bounce slot's output goes, and its bytes */
-    size_t back_n[BOUNCE_SLOTS];
-    uint32_t used = 0; /* bounce slots written, for the wipe */
+    struct bounces b;
+    b.used = 0;
     size_t left = len & ~(size_t)15;
     st->len += left;
     while (left != 0) {
-        uint32_t g = 0, nb = 0;
-        const size_t call = left;
-        do {
-            const size_t n = left < GROUP_BYTES ? left : GROUP_BYTES;
-            if (__builtin_expect(in->rem == 0, 0)) {
-                run_fill(in);
-            }
-            if (__builtin_expect(out->rem == 0, 0)) {
-                run_fill(out);
-            }
-            if (in->rem >= 2 * GROUP_BYTES && out->rem >= 2 * GROUP_BYTES &&
-                left >= 2 * GROUP_BYTES && g + 1 < LIST_GROUPS) {
-                /* long segments: as many whole groups as both hold, in one go */
-                size_t k = (in->rem < out->rem ? in->rem : out->rem) / GROUP_BYTES;
-                k = k < left / GROUP_BYTES ? k : left / GROUP_BYTES;
-                k = k < LIST_GROUPS - g ? k : LIST_GROUPS - g;
-                const uint8_t *ip = in->p;
-                uint8_t *op = out->p;
-                for (size_t i = 0; i < k; i++) {
-                    list[g + i].in = ip + i * GROUP_BYTES;
-                    list[g + i].out = op + i * GROUP_BYTES;
-                }
-                const size_t adv = k * GROUP_BYTES;
-                in->p += adv;
-                in->rem -= adv;
-                out->p += adv;
-                out->rem -= adv;
-                g += (uint32_t)k;
-                left -= adv;
-                continue;
-            }
-            if (__builtin_expect(in->rem >= n && out->rem >= n, 1)) {
-                list[g].in = in->p;
-                list[g].out = out->p;
-                in->p += n;
-                in->rem -= n;
-                out->p += n;
-                out->rem -= n;
-            } else {
-                run_copy(in, bounce[nb], n, COPY_IN, cp);
-                back[nb] = *out;
-                back_n[nb] = n;
-                run_copy(out, NULL, n, COPY_NONE, cp);
-                list[g].in = bounce[nb];
-                list[g].out = bounce[nb];
-                nb++;
-            }
-            g++;
-            left -= n;
-        } while (g < LIST_GROUPS && nb < BOUNCE_SLOTS && left != 0);
-        /* the entry read after the last group (its pointers are not used): set by scalar
-           stores, as the kernel reads it (a 16-byte copy of the entry before would load
-           across its two 8-byte stores, which cannot be forwarded: a stall) */
-        list[g].in = NULL;
-        list[g].out = NULL;
+        const size_t bytes = list_fill(&ri, &ro, &left, list, &b, cp);
         (st->decrypt ? ops->ctr_list_dec : ops->ctr_list_enc)(st->key, st->ctr, st->s, list,
-                                                               (call - left) / 16);
-        for (uint32_t j = 0; j < nb; j++) {
-            run_copy(&back[j], bounce[j], back_n[j], COPY_OUT, cp);
-        }
-        used = nb > used ? nb : used;
+                                                               bytes / 16);
+        list_scatter(&b, cp);
     }
-    mbgcmi_wipe(bounce, (size_t)used * GROUP_BYTES);
-    sgl_walk(st, in, out, len & 15); /* the last partial block, over segment ends */
+    mbgcmi_wipe(b.slot, (size_t)b.used * GROUP_BYTES);
+    sgl_walk(st, &ri, &ro, len & 15); /* the last partial block, over segment ends */
+}
+
+/* The whole job in one call of the arch's whole_list op (J0 to the full tag |t|): every group
+   in one list, which the route (list_route) has made sure fits. */
+static void sgl_whole(const struct mbgcmi_arch *a, const mbgcm_job *job, uint8_t t[16])
+{
+    struct run ri, ro;
+    const size_t len = job->len;
+    run_init(&ri, job->src_sgl, job->src_nseg, (uint8_t *)(uintptr_t)job->src, len);
+    run_init(&ro, job->dst_sgl, job->dst_nseg, job->dst, len);
+    const struct mbgcmi_gcm_ops *ops = a->ops;
+    const struct mbgcmi_key *k = mbgcmi_key_c(job->key);
+    uint8_t j0[16];
+    mbgcmi_gcm_j0(a, k, job->iv, job->iv_len, j0);
+    struct mbgcmi_chunk list[LIST_GROUPS + 1];
+    struct bounces b;
+    b.used = 0;
+    size_t left = len;
+    if (len != 0) {
+        (void)list_fill(&ri, &ro, &left, list, &b, ops->copy);
+    } else {
+        list[0].in = NULL;
+        list[0].out = NULL;
+        b.n = 0;
+    }
+    ops->whole_list(k, j0, job->aad, job->aad_len, list, len, t,
+                    job->dir == MBGCM_DECRYPT);
+    list_scatter(&b, ops->copy);
+    mbgcmi_wipe(b.slot, (size_t)b.used * GROUP_BYTES);
 }
 
 /* What the route costs depend on: a list's cuts (segment ends inside the message), those off
@@ -368,7 +426,9 @@ static void list_cuts(const mbgcm_seg *l, uint32_t n, size_t len, struct cuts *c
     }
 }
 
-/* 1 when the chunk-list path is expected to beat a kernel call per stretch. A cut off the
+/* Which route a job takes: the chunk list where it is expected to beat a kernel call per
+   stretch (ROUTE_LIST, or ROUTE_WHOLE: the same list in one whole-message call, where the
+   arch has that op and every group fits in one list), else the stretches. A cut off the
    group grid costs the list one bounced group (two copies of 512 bytes) at most once per
    group; a stretch costs the other route a kernel call (its pipeline started and drained),
    and a cut inside a block two one-block calls more. Measured on Zen 5 (docs/perf.md,
@@ -378,8 +438,12 @@ static void list_cuts(const mbgcm_seg *l, uint32_t n, size_t len, struct cuts *c
    long stretches drain the pipeline rarely and the list pays only while they average under
    4 KiB (encrypting) or 1 KiB (decrypting: a decrypt hashes each group in its own pass, so a
    call per stretch drains nothing); decrypts of 2 KiB pieces ran 5-8% slower through it. */
-static int list_pays(const mbgcm_job *job)
+enum { ROUTE_STRETCHES, ROUTE_LIST, ROUTE_WHOLE };
+static int list_route(const struct mbgcmi_gcm_ops *ops, const mbgcm_job *job)
 {
+    if (ops->ctr_list_enc == NULL) {
+        return ROUTE_STRETCHES;
+    }
     struct cuts s = {0, 0, 0}, d = {0, 0, 0};
     if (job->src_sgl != NULL) {
         list_cuts(job->src_sgl, job->src_nseg, job->len, &s);
@@ -394,8 +458,16 @@ static int list_pays(const mbgcm_job *job)
     const size_t groups = (job->len + GROUP_BYTES - 1) / GROUP_BYTES;
     const size_t bounced = off_group < groups ? off_group : groups;
     const size_t stretch_max = job->dir == MBGCM_DECRYPT ? 1024 : 4096;
-    return 3 * bounced < 2 * (cuts + 1 + off_block) &&
-           (off_block != 0 || (cuts + 1) * stretch_max > job->len);
+    if (!(3 * bounced < 2 * (cuts + 1 + off_block) &&
+          (off_block != 0 || (cuts + 1) * stretch_max > job->len))) {
+        return ROUTE_STRETCHES;
+    }
+    /* One list for the whole job: at most LIST_GROUPS groups, and fewer groups that straddle
+       segments than bounce slots (each group with a cut of either list inside it straddles;
+       with at most BOUNCE_SLOTS groups the slots cannot run out before the groups do) */
+    const int fits = groups <= LIST_GROUPS &&
+                     (groups <= BOUNCE_SLOTS || s.off_group + d.off_group < BOUNCE_SLOTS);
+    return ops->whole_list != NULL && fits ? ROUTE_WHOLE : ROUTE_LIST;
 }
 
 /* 1 when the job's source and destination are cut at the same message offsets: one of them
@@ -416,31 +488,16 @@ static int same_cuts(const mbgcm_job *job)
     return 1;
 }
 
-int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
+/* The job through a stream (the full tag to |t|): the chunk list's calls (ROUTE_LIST), or a
+   stream update per stretch. */
+static void sgl_stream(const struct mbgcmi_arch *a, const mbgcm_job *job, int route,
+                       uint8_t t[16])
 {
-    if (job->len != 0) {
-        /* one segment on each side (empty ones aside; a one-segment mbuf, say): the linear
-           whole-message path, whose kernels hash the AAD and the length block in the same
-           call as the message (the stream pays one more call at each end) */
-        const uint8_t *s1 = only_seg(job->src_sgl, job->src_nseg,
-                                     (uint8_t *)(uintptr_t)job->src, job->len);
-        uint8_t *d1 = only_seg(job->dst_sgl, job->dst_nseg, job->dst, job->len);
-        if (s1 != NULL && d1 != NULL) {
-            return mbgcmi_gcm_message(a, mbgcmi_key_c(job->key), job->iv, job->iv_len,
-                                      job->aad, job->aad_len, s1, job->len, d1, job->tag,
-                                      job->tag_len, job->dir == MBGCM_DECRYPT);
-        }
-    }
     struct mbgcmi_stream st;
     struct run in, out;
-    uint8_t t[16], expect[16];
-    const int dec = job->dir == MBGCM_DECRYPT;
-    if (dec) {
-        memcpy(expect, job->tag, job->tag_len); /* before any output is written */
-    }
     mbgcmi_stream_init(&st, a, mbgcmi_key_c(job->key), job->iv, job->iv_len, job->aad,
-                       job->aad_len, dec);
-    if (a->ops->ctr_list_enc != NULL && list_pays(job)) {
+                       job->aad_len, job->dir == MBGCM_DECRYPT);
+    if (route == ROUTE_LIST) {
         sgl_list(&st, job);
     } else if (same_cuts(job)) {
         /* one stream update per segment: one side linear, or both lists cut at the same
@@ -462,6 +519,34 @@ int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
         sgl_walk(&st, &in, &out, job->len);
     }
     mbgcmi_stream_tag(&st, t);
+}
+
+int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
+{
+    if (job->len != 0) {
+        /* one segment on each side (empty ones aside; a one-segment mbuf, say): the linear
+           whole-message path, whose kernels hash the AAD and the length block in the same
+           call as the message (the stream pays one more call at each end) */
+        const uint8_t *s1 = only_seg(job->src_sgl, job->src_nseg,
+                                     (uint8_t *)(uintptr_t)job->src, job->len);
+        uint8_t *d1 = only_seg(job->dst_sgl, job->dst_nseg, job->dst, job->len);
+        if (s1 != NULL && d1 != NULL) {
+            return mbgcmi_gcm_message(a, mbgcmi_key_c(job->key), job->iv, job->iv_len,
+                                      job->aad, job->aad_len, s1, job->len, d1, job->tag,
+                                      job->tag_len, job->dir == MBGCM_DECRYPT);
+        }
+    }
+    uint8_t t[16], expect[16];
+    const int dec = job->dir == MBGCM_DECRYPT;
+    if (dec) {
+        memcpy(expect, job->tag, job->tag_len); /* before any output is written */
+    }
+    const int route = list_route(a->ops, job);
+    if (route == ROUTE_WHOLE) {
+        sgl_whole(a, job, t);
+    } else {
+        sgl_stream(a, job, route, t);
+    }
     int fail = 0;
     if (dec) {
         fail = !mbgcmi_ct_equal(t, expect, job->tag_len);

@@ -97,23 +97,12 @@ struct sjob {
                                        linear dst, 3 linear src + dst list */
 };
 
-static void make_job(struct sjob *j, tu_key *keys, size_t nkeys, int fast)
+/* The job's buffers and expected outputs for its key, length, direction, mode and tag length
+   (a random IV and AAD of aad_len bytes; a flipped tag when |bad|). */
+static void job_data(struct sjob *j)
 {
-    j->k = &keys[tu_rng_below(&rng, nkeys)];
     tu_rng_fill(&rng, j->iv, 12);
-    j->aad_len = tu_rng_below(&rng, 33);
     tu_rng_fill(&rng, j->aad, j->aad_len);
-    j->many = tu_rng_below(&rng, 8) == 0; /* many short pieces */
-    j->grid = !j->many && tu_rng_below(&rng, 7) == 0; /* chain-like pieces on the grid */
-    j->len = j->grid                  ? 512 * (1 + tu_rng_below(&rng, fast ? 80 : 12)) +
-                                            (tu_rng_below(&rng, 2) ? tu_rng_below(&rng, 600) : 0)
-             : j->many                ? 2000 + tu_rng_below(&rng, fast ? 12000 : 3000)
-             : tu_rng_below(&rng, 4) ? tu_rng_below(&rng, 300)
-                                      : tu_rng_below(&rng, fast ? 5000 : 800);
-    j->tag_len = (size_t[]){4, 8, 12, 13, 14, 15, 16}[tu_rng_below(&rng, 7)];
-    j->dec = (int)tu_rng_below(&rng, 2);
-    j->bad = j->dec && tu_rng_below(&rng, 5) == 0;
-    j->mode = (int)tu_rng_below(&rng, 4);
     j->src = tu_xmalloc(j->len + 1);
     j->dst = j->mode == 0 ? j->src : tu_xmalloc(j->len + 1);
     j->want = tu_xmalloc(j->len + 1);
@@ -135,6 +124,24 @@ static void make_job(struct sjob *j, tu_key *keys, size_t nkeys, int fast)
     if (j->mode != 0) {
         memset(j->dst, 0xA5, j->len);
     }
+}
+
+static void make_job(struct sjob *j, tu_key *keys, size_t nkeys, int fast)
+{
+    j->k = &keys[tu_rng_below(&rng, nkeys)];
+    j->aad_len = tu_rng_below(&rng, 33);
+    j->many = tu_rng_below(&rng, 8) == 0; /* many short pieces */
+    j->grid = !j->many && tu_rng_below(&rng, 7) == 0; /* chain-like pieces on the grid */
+    j->len = j->grid                  ? 512 * (1 + tu_rng_below(&rng, fast ? 80 : 12)) +
+                                            (tu_rng_below(&rng, 2) ? tu_rng_below(&rng, 600) : 0)
+             : j->many                ? 2000 + tu_rng_below(&rng, fast ? 12000 : 3000)
+             : tu_rng_below(&rng, 4) ? tu_rng_below(&rng, 300)
+                                      : tu_rng_below(&rng, fast ? 5000 : 800);
+    j->tag_len = (size_t[]){4, 8, 12, 13, 14, 15, 16}[tu_rng_below(&rng, 7)];
+    j->dec = (int)tu_rng_below(&rng, 2);
+    j->bad = j->dec && tu_rng_below(&rng, 5) == 0;
+    j->mode = (int)tu_rng_below(&rng, 4);
+    job_data(j);
     if (j->grid || j->many) {
         j->sn = segment_pieces(j->src, j->len, j->s_segs, 250, j->grid);
         j->dn = j->mode == 0 ? j->sn : segment_pieces(j->dst, j->len, j->d_segs, 250, j->grid);
@@ -142,6 +149,23 @@ static void make_job(struct sjob *j, tu_key *keys, size_t nkeys, int fast)
         j->sn = segment(j->src, j->len, j->s_segs, 20);
         j->dn = j->mode == 0 ? j->sn : segment(j->dst, j->len, j->d_segs, 20);
     }
+}
+
+/* Cut |len| bytes into pieces of 512 bytes on the 512-byte grid, the first |nodd| cuts
+   |shift| bytes off it (a first piece of |shift| bytes, the grid regained after |nodd| cuts):
+   |nodd| groups straddle two pieces. */
+static uint32_t segment_512(uint8_t *buf, size_t len, mbgcm_seg *segs, size_t shift,
+                            uint32_t nodd)
+{
+    uint32_t n = 0;
+    for (size_t off = 0; off < len; n++) {
+        const size_t want = shift == 0 ? 512 : n == 0 ? shift : n == nodd ? 512 - shift : 512;
+        const size_t k = want < len - off ? want : len - off;
+        segs[n].ptr = buf + off;
+        segs[n].len = k;
+        off += k;
+    }
+    return n;
 }
 
 static void fill(mbgcm_job *job, struct sjob *j)
@@ -314,12 +338,69 @@ static void test_sgl_invalid(void **state)
     tu_keys_free(keys, 1);
 }
 
+/* The bounds of one scatter-gather list, exactly: the by32 variants take a job whose groups
+   of 512 bytes fit in one list (64 groups, fewer than 16 of them bounced because they
+   straddle pieces, or at most 16 groups) in one whole-message call, and other jobs on the
+   chunk-list route in several chunk-list calls. Jobs of 64 and 65 groups in pieces of 512
+   bytes (the last group full or 1 byte); jobs of 16 to 21 groups whose first 15 or 16 groups
+   straddle pieces (cut 200 bytes off the grid, inside blocks: that route), both directions,
+   in place and out of place (the destination cut on the grid, so that the bounces come from
+   the source alone, or cut as the source: twice the bounced groups), through the burst API on
+   every arch and auto. */
+static void test_sgl_list_bounds(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t len, shift;
+        uint32_t nodd;
+    } cases[] = {{32768, 0, 0}, {32769, 0, 0}, {33280, 0, 0}, {33281, 0, 0},
+                 {8192, 200, 16}, {8200, 200, 16}, {10240, 200, 15}, {10240, 200, 16},
+                 {10250, 200, 15}, {4096, 200, 8}};
+    int cfgs[TU_MGR_NCFG];
+    const int nc = tu_mgr_configs(cfgs);
+    tu_key *keys = tu_keys_new(&rng, 3, 0);
+    for (int ci = 0; ci < nc; ci++) {
+        mbgcm_mgr *m = tu_mgr_open(cfgs[ci], 4, 64, 0);
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            for (int v = 0; v < 8; v++) {
+                struct sjob *j = tu_xmalloc(sizeof *j);
+                memset(j, 0, sizeof *j);
+                j->k = &keys[v % 3];
+                j->aad_len = 16;
+                j->len = cases[c].len;
+                j->tag_len = 16;
+                j->dec = v & 1;
+                j->mode = (v >> 1) & 1;
+                j->bad = j->dec && v == 5;
+                job_data(j);
+                j->sn = segment_512(j->src, j->len, j->s_segs, cases[c].shift, cases[c].nodd);
+                j->dn = j->mode == 0 ? j->sn
+                                     : segment_512(j->dst, j->len, j->d_segs,
+                                                   v >= 4 ? cases[c].shift : 0, cases[c].nodd);
+                mbgcm_job job;
+                fill(&job, j);
+                char ctx[96];
+                snprintf(ctx, sizeof ctx, "arch %s len %zu shift %zu x%u variant %d",
+                         tu_mgr_label(cfgs[ci]), j->len, cases[c].shift, cases[c].nodd, v);
+                const unsigned ok = mbgcm_submit_burst(m, &job, 1);
+                TU_CHECK(ok == (unsigned)!j->bad, "%s: ok %u", ctx, ok);
+                check(&job, ctx);
+                release(j);
+                free(j);
+            }
+        }
+        mbgcm_mgr_free(m);
+    }
+    tu_keys_free(keys, 3);
+}
+
 int main(void)
 {
     tu_rng_init(&rng, "sgl");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sgl_vs_linear),
         cmocka_unit_test(test_sgl_invalid),
+        cmocka_unit_test(test_sgl_list_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -215,6 +215,7 @@ static uint64_t jobs12_by32(mbgcm_job *const *jobs, size_t n)
     .ctr_enc = mbgcmi_avx512_by32_ctr_enc, .ctr_dec = mbgcmi_avx512_by32_ctr_dec,               \
     .ctr_list_enc = mbgcmi_avx512_by32_ctr_list_enc,                                            \
     .ctr_list_dec = mbgcmi_avx512_by32_ctr_list_dec, .copy = mbgcmi_avx512_copy,                \
+    .whole_list = mbgcmi_avx512_by32_gcm_list,                                                  \
     .wide_aad_max = SMALL_WIDE_AAD_MAX, .wide_aad_span = SMALL_WIDE_AAD_SPAN
 
 static const struct mbgcmi_gcm_ops ops_by32 = {

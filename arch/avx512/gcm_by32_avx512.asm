@@ -1013,6 +1013,57 @@ section .text
 ; ---------------------------------------------------------------------------------------------
 ; The ctr ops: FRAME, GF_MODE 2, then the body shared with the whole-message calls.
 ; CTR_SETUP dir: the ctr ops' state after FRAME_ENTER (rsi ctr, rdx s, r9 nblocks)
+; WHOLE_HEAD: the whole-message calls' start, after their arguments are in the registers of
+; the register plan: PRE_HASH (short messages) or H^33 where the final GHASH needs it and the
+; AAD (hashed now, or loaded for AAD_LATE), then J0 into xmm15 and the first counters.
+%macro WHOLE_HEAD 0
+        mov     qword [rsp + GF_PRE], 16
+        PRE_OK  %%no_pre
+        PRE_HASH
+        jmp     %%aad_done
+%%no_pre:
+        ; F = 32 (a tail of more than 496 bytes, or, encrypting, a message ending on a 512-byte
+        ; boundary: its last group waits for the final GHASH) puts the first block of the final
+        ; GHASH at H^33
+        mov     eax, ebx
+        and     eax, 511
+        jz      %%f_bound
+        cmp     eax, 496
+        ja      %%need33
+        jmp     %%no33
+%%f_bound:
+        test    rbx, rbx
+        jz      %%no33
+        cmp     dword [rsp + GF_DEC], 0
+        jne     %%no33
+%%need33:
+        H33
+%%no33:
+        ; an encrypting bulk hashes AAD of 1..16 bytes in its first pass (AAD_LATE)
+        cmp     dword [rsp + GF_DEC], 0
+        jne     %%aad_now
+        cmp     rbx, 512
+        jb      %%aad_now
+        lea     rax, [r11 - 1]
+        cmp     rax, 15
+        ja      %%aad_now
+        mov     eax, 0xFFFF
+        bzhi    eax, eax, r11d
+        kmovq   k1, rax
+        vmovdqu8 xmm11{k1}{z}, [r10]
+        jmp     %%aad_done
+%%aad_now:
+        AAD_HASH_ALL
+%%aad_done:
+        ; J0 in xmm15: E_K(J0) is computed in the message's first AES pass as one more chain
+        vmovdqu64 xmm15, [r12]
+        CTR_FROM [r12]
+        vpaddd  zmm12, zmm12, [WADD1]                   ; lanes J0+1 .. J0+4
+        movzx   esi, byte [r12 + 15]
+        inc     esi                                     ; last byte of J0 + 1
+        and     esi, 255
+%endmacro
+
 %macro CTR_ENTRY 1
         FRAME_ENTER GF32_SIZE, 64
         CTR_SETUP %1
@@ -1065,51 +1116,7 @@ mbgcmi_avx512_by32_gcm:
         vpxorq  xmm16, xmm16, xmm16
         mov     qword [rsp + GF_MODE], 0                ; the full tag to tag[16]
 .common:
-        mov     qword [rsp + GF_PRE], 16
-        PRE_OK  .no_pre
-        PRE_HASH
-        jmp     .aad_done
-.no_pre:
-        ; F = 32 (a tail of more than 496 bytes, or, encrypting, a message ending on a 512-byte
-        ; boundary: its last group waits for the final GHASH) puts the first block of the final
-        ; GHASH at H^33
-        mov     eax, ebx
-        and     eax, 511
-        jz      .f_bound
-        cmp     eax, 496
-        ja      .need33
-        jmp     .no33
-.f_bound:
-        test    rbx, rbx
-        jz      .no33
-        cmp     dword [rsp + GF_DEC], 0
-        jne     .no33
-.need33:
-        H33
-.no33:
-        ; an encrypting bulk hashes AAD of 1..16 bytes in its first pass (AAD_LATE)
-        cmp     dword [rsp + GF_DEC], 0
-        jne     .aad_now
-        cmp     rbx, 512
-        jb      .aad_now
-        lea     rax, [r11 - 1]
-        cmp     rax, 15
-        ja      .aad_now
-        mov     eax, 0xFFFF
-        bzhi    eax, eax, r11d
-        kmovq   k1, rax
-        vmovdqu8 xmm11{k1}{z}, [r10]
-        jmp     .aad_done
-.aad_now:
-        AAD_HASH_ALL
-.aad_done:
-        ; J0 in xmm15: E_K(J0) is computed in the message's first AES pass as one more chain
-        vmovdqu64 xmm15, [r12]
-        CTR_FROM [r12]
-        vpaddd  zmm12, zmm12, [WADD1]                   ; lanes J0+1 .. J0+4
-        movzx   esi, byte [r12 + 15]
-        inc     esi                                     ; last byte of J0 + 1
-        and     esi, 255
+        WHOLE_HEAD
 .body:
         xor     r14d, r14d                              ; no whole group pending yet
         xor     r15d, r15d                              ; no pass yet (J0 not encrypted)
@@ -1639,5 +1646,39 @@ mbgcmi_avx512_copy:
 .done:
         vpxorq  xmm0, xmm0, xmm0
         ret
+
+; ---------------------------------------------------------------------------------------------
+; void mbgcmi_avx512_by32_gcm_list(const key *k, const uint8_t j0[16], const uint8_t *aad,
+;                                  size_t aad_len, const struct mbgcmi_chunk *list, size_t len,
+;                                  uint8_t tag[16], int decrypt);
+;   mbgcmi_avx512_by32_gcm (the whole message given J0, the full tag to tag[16]) over a message
+;   in pieces: group g of 512 bytes from list[g].in to list[g].out, the last group the message's
+;   last 1..512 bytes (partial block included), one entry more than there are groups (read,
+;   not used). The whole-message head (WHOLE_HEAD: AAD, H^33, J0) and tail, with the chunk-list
+;   ops' bulk between (mbgcmi_avx512_by32_body_list): a scatter-gather job in one call, where
+;   the stream spent a call on each end. No FIRST_ENC6 split (its tail starts 384 bytes into a
+;   group): GF_SIX 0.
+global mbgcmi_avx512_by32_gcm_list:function hidden
+mbgcmi_avx512_by32_gcm_list:
+        FRAME_ENTER GF32_SIZE, 64
+        mov     qword [rsp + GF_SIX], 0
+        mov     r12, rsi                                ; j0
+        mov     r10, rdx                                ; aad
+        mov     r11, rcx                                ; aad_len
+        mov     rcx, r8                                 ; the list
+        lea     rax, [rcx + CH_SIZE]
+        mov     [rsp + GF_LIST], rax
+        mov     r8, [rcx + CH_OUT]
+        mov     rcx, [rcx + CH_IN]
+        mov     rbx, r9                                 ; len
+        mov     r13, [rbp + 16]                         ; tag
+        mov     eax, [rbp + 24]
+        mov     [rsp + GF_DEC], rax
+        vmovdqa64 zmm13, [BSWAP]
+        vmovdqa64 zmm14, [POLY]
+        vpxorq  xmm16, xmm16, xmm16
+        mov     qword [rsp + GF_MODE], 0                ; the full tag to tag[16]
+        WHOLE_HEAD
+        jmp     mbgcmi_avx512_by32_body_list
 
 section .note.GNU-stack noalloc noexec nowrite progbits
