@@ -274,11 +274,13 @@ struct bounces {
    each, the last one what is left), until LIST_GROUPS groups, BOUNCE_SLOTS bounces or the
    bytes run out; each group that lies in one source and one destination segment is read and
    written where it is, a group that straddles segments on either side is gathered into a
-   bounce slot (run there in place, scattered back by list_scatter). Ends the list with the
-   entry the kernels read after the last group; returns the bytes the list covers. */
+   bounce slot (run there in place, scattered back by list_scatter). With |same| (a job in
+   place through one list: its output run would follow the input's step by step) only |in| is
+   walked and |out| is not touched. Ends the list with the entry the kernels read after the
+   last group; returns the bytes the list covers. */
 static inline __attribute__((always_inline)) size_t
-list_fill(struct run *in, struct run *out, size_t *left_p, struct mbgcmi_chunk *list,
-          struct bounces *b, copy_fn *cp)
+list_fill(struct run *in, struct run *out, const int same, size_t *left_p,
+          struct mbgcmi_chunk *list, struct bounces *b, copy_fn *cp)
 {
     size_t left = *left_p;
     const size_t call = left;
@@ -288,17 +290,18 @@ list_fill(struct run *in, struct run *out, size_t *left_p, struct mbgcmi_chunk *
         if (__builtin_expect(in->rem == 0, 0)) {
             run_fill(in);
         }
-        if (__builtin_expect(out->rem == 0, 0)) {
+        if (!same && __builtin_expect(out->rem == 0, 0)) {
             run_fill(out);
         }
-        if (in->rem >= 2 * GROUP_BYTES && out->rem >= 2 * GROUP_BYTES &&
+        const size_t orem = same ? in->rem : out->rem;
+        uint8_t *const op = same ? in->p : out->p;
+        if (in->rem >= 2 * GROUP_BYTES && orem >= 2 * GROUP_BYTES &&
             left >= 2 * GROUP_BYTES && g + 1 < LIST_GROUPS) {
             /* long segments: as many whole groups as both hold, in one go */
-            size_t k = (in->rem < out->rem ? in->rem : out->rem) / GROUP_BYTES;
+            size_t k = (in->rem < orem ? in->rem : orem) / GROUP_BYTES;
             k = k < left / GROUP_BYTES ? k : left / GROUP_BYTES;
             k = k < LIST_GROUPS - g ? k : LIST_GROUPS - g;
             const uint8_t *ip = in->p;
-            uint8_t *op = out->p;
             for (size_t i = 0; i < k; i++) {
                 list[g + i].in = ip + i * GROUP_BYTES;
                 list[g + i].out = op + i * GROUP_BYTES;
@@ -306,24 +309,30 @@ list_fill(struct run *in, struct run *out, size_t *left_p, struct mbgcmi_chunk *
             const size_t adv = k * GROUP_BYTES;
             in->p += adv;
             in->rem -= adv;
-            out->p += adv;
-            out->rem -= adv;
+            if (!same) {
+                out->p += adv;
+                out->rem -= adv;
+            }
             g += (uint32_t)k;
             left -= adv;
             continue;
         }
-        if (__builtin_expect(in->rem >= n && out->rem >= n, 1)) {
+        if (__builtin_expect(in->rem >= n && orem >= n, 1)) {
             list[g].in = in->p;
-            list[g].out = out->p;
+            list[g].out = op;
             in->p += n;
             in->rem -= n;
-            out->p += n;
-            out->rem -= n;
+            if (!same) {
+                out->p += n;
+                out->rem -= n;
+            }
         } else {
-            run_copy(in, b->slot[nb], n, COPY_IN, cp);
-            b->back[nb] = *out;
+            b->back[nb] = same ? *in : *out; /* (in place: before the input moves on) */
             b->back_n[nb] = n;
-            run_copy(out, NULL, n, COPY_NONE, cp);
+            run_copy(in, b->slot[nb], n, COPY_IN, cp);
+            if (!same) {
+                run_copy(out, NULL, n, COPY_NONE, cp);
+            }
             list[g].in = b->slot[nb];
             list[g].out = b->slot[nb];
             nb++;
@@ -339,6 +348,13 @@ list_fill(struct run *in, struct run *out, size_t *left_p, struct mbgcmi_chunk *
     b->n = nb;
     *left_p = left;
     return call - left;
+}
+
+/* 1 when the job runs in place through one list for both sides. */
+static int one_list(const mbgcm_job *job)
+{
+    return job->src_sgl != NULL && job->src_sgl == job->dst_sgl &&
+           job->src_nseg == job->dst_nseg;
 }
 
 /* The bounced groups' outputs back where they belong. */
@@ -369,13 +385,18 @@ static void sgl_list(struct mbgcmi_stream *st, const mbgcm_job *job)
     b.used = 0;
     size_t left = len & ~(size_t)15;
     st->len += left;
+    const int same = one_list(job);
     while (left != 0) {
-        const size_t bytes = list_fill(&ri, &ro, &left, list, &b, cp);
+        const size_t bytes = same ? list_fill(&ri, &ro, 1, &left, list, &b, cp)
+                                  : list_fill(&ri, &ro, 0, &left, list, &b, cp);
         (st->decrypt ? ops->ctr_list_dec : ops->ctr_list_enc)(st->key, st->ctr, st->s, list,
                                                                bytes / 16);
         list_scatter(&b, cp);
     }
     mbgcmi_wipe(b.slot, (size_t)b.used * GROUP_BYTES);
+    if (same) {
+        ro = ri; /* (the output run stood still) */
+    }
     sgl_walk(st, &ri, &ro, len & 15); /* the last partial block, over segment ends */
 }
 
@@ -396,7 +417,11 @@ static void sgl_whole(const struct mbgcmi_arch *a, const mbgcm_job *job, uint8_t
     b.used = 0;
     size_t left = len;
     if (len != 0) {
-        (void)list_fill(&ri, &ro, &left, list, &b, ops->copy);
+        if (one_list(job)) {
+            (void)list_fill(&ri, &ro, 1, &left, list, &b, ops->copy);
+        } else {
+            (void)list_fill(&ri, &ro, 0, &left, list, &b, ops->copy);
+        }
     } else {
         list[0].in = NULL;
         list[0].out = NULL;

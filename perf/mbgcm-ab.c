@@ -96,7 +96,8 @@ static void usage(FILE *f)
             "                 ctx: N messages through mbgcm_ctx_init, mbgcm_ctx_update per\n"
             "                 --piece bytes, final / verify; sgl: one mbgcm_submit_burst of N\n"
             "                 jobs whose source and destination are lists of --piece-byte\n"
-            "                 segments of the slots' buffers\n"
+            "                 segments of the slots' buffers; sgli: the same in place (one\n"
+            "                 list for both sides, as a DPDK op on a chained mbuf; enc only)\n"
             "  --piece N      bytes per ctx update and per sgl segment (default 16384; the\n"
             "                 last one shorter; at most %d segments)\n"
             "  --burst N      jobs per batch, 1..%d (default 32)\n"
@@ -210,8 +211,8 @@ static void fill(void *p, size_t n)
     }
 }
 
-enum api { API_ONESHOT, API_BURST, API_RING, API_CTX, API_SGL };
-static const char *const api_name[] = {"oneshot", "burst", "ring", "ctx", "sgl"};
+enum api { API_ONESHOT, API_BURST, API_RING, API_CTX, API_SGL, API_SGLI };
+static const char *const api_name[] = {"oneshot", "burst", "ring", "ctx", "sgl", "sgli"};
 
 /* the sgl jobs' segment lists: one source and one destination list per job of a batch */
 static mbgcm_seg sgl_segs[MAX_BURST][2][MBGCM_MAX_SEGS];
@@ -273,11 +274,16 @@ static int batch(struct lib *l, struct work *w, enum api api, unsigned s0, unsig
         }
         return bad || done != n;
     }
-    if (api == API_BURST || api == API_SGL) {
+    if (api == API_BURST || api == API_SGL || api == API_SGLI) {
         for (unsigned q = 0; q < n; q++) {
             const unsigned s = (s0 + q) % w->nslots;
             fill_job(&jobs[q], l, w, s);
-            if (api == API_SGL) {
+            if (api == API_SGLI) { /* in place: the output buffer, encrypted again */
+                jobs[q].src = jobs[q].dst = NULL;
+                jobs[q].src_nseg = segs_of(sgl_segs[q][0], w->out[s], w->len[s]);
+                jobs[q].dst_nseg = jobs[q].src_nseg;
+                jobs[q].src_sgl = jobs[q].dst_sgl = sgl_segs[q][0];
+            } else if (api == API_SGL) {
                 jobs[q].src = jobs[q].dst = NULL;
                 jobs[q].src_nseg = segs_of(sgl_segs[q][0], w->in[s], w->len[s]);
                 jobs[q].dst_nseg = segs_of(sgl_segs[q][1], w->out[s], w->len[s]);
@@ -373,7 +379,11 @@ static void point(struct lib *libs, int nl, size_t size, unsigned bits, int dec,
         for (unsigned s0 = 0; s0 < w->nslots; s0 += opt.burst) {
             const unsigned n = w->nslots - s0 < opt.burst ? w->nslots - s0 : opt.burst;
             for (unsigned q = 0; q < n; q++) {
-                memset(w->out[s0 + q], 0xA5, w->len[s0 + q]);
+                if (api == API_SGLI) { /* in place: the plaintext where the output goes */
+                    memcpy(w->out[s0 + q], w->pt[s0 + q], w->len[s0 + q]);
+                } else {
+                    memset(w->out[s0 + q], 0xA5, w->len[s0 + q]);
+                }
                 memset(w->otag[s0 + q], 0xA5, TAG);
             }
             if (batch(&libs[l], w, api, s0, n, jobs) != 0 && !(l && opt.timing_only)) {
@@ -578,9 +588,12 @@ int main(int argc, char **argv)
                      p = strtok_r(NULL, ",", &av)) {
                     enum api api = API_ONESHOT;
                     while (strcmp(p, api_name[api]) != 0) {
-                        if (++api > API_SGL) {
+                        if (++api > API_SGLI) {
                             die("bad --api %s", p);
                         }
+                    }
+                    if (api == API_SGLI && !strcmp(d, "dec")) {
+                        die("--api sgli: encrypt only (in place, a decrypt's input is gone)");
                     }
                     point(libs, nl, len, kb, !strcmp(d, "dec"), api, tpn);
                 }
