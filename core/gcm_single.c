@@ -12,10 +12,6 @@
 #include "ct.h"
 #include "gcm.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 /* ---- driver ----------------------------------------------------------------------------- */
 
 /* GHASH |len| bytes: full blocks through the kernel, the rest zero-padded. */
@@ -38,21 +34,7 @@ void mbgcmi_gcm_j0(const struct mbgcmi_arch *a, const struct mbgcmi_key *k, cons
                    size_t iv_len, uint8_t j0[16])
 {
     if (iv_len == 12) {
-        /* one 16-byte store: the kernels load J0 as one 16-byte vector, and a load that
-           spans several smaller stores cannot be forwarded from them (a ~20-cycle stall) */
-        uint64_t lo;
-        uint32_t w2;
-        memcpy(&lo, iv, 8);
-        memcpy(&w2, iv + 8, 4);
-#if defined(__SSE2__)
-        _mm_storeu_si128((__m128i *)(void *)j0,
-                         _mm_set_epi64x((long long)(w2 | ((uint64_t)0x01000000u << 32)),
-                                        (long long)lo));
-#else
-        const uint64_t hi = w2 | ((uint64_t)0x01000000u << 32);
-        memcpy(j0, &lo, 8);
-        memcpy(j0 + 8, &hi, 8);
-#endif
+        mbgcmi_j0_12(iv, j0);
         return;
     }
     const struct mbgcmi_gcm_ops *ops = a->ops;

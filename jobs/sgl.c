@@ -411,7 +411,11 @@ static void sgl_whole(const struct mbgcmi_arch *a, const mbgcm_job *job, uint8_t
     const struct mbgcmi_gcm_ops *ops = a->ops;
     const struct mbgcmi_key *k = mbgcmi_key_c(job->key);
     uint8_t j0[16];
-    mbgcmi_gcm_j0(a, k, job->iv, job->iv_len, j0);
+    if (job->iv_len == 12) {
+        mbgcmi_j0_12(job->iv, j0);
+    } else {
+        mbgcmi_gcm_j0(a, k, job->iv, job->iv_len, j0);
+    }
     struct mbgcmi_chunk list[LIST_GROUPS + 1];
     struct bounces b;
     b.used = 0;
@@ -429,8 +433,10 @@ static void sgl_whole(const struct mbgcmi_arch *a, const mbgcm_job *job, uint8_t
     }
     ops->whole_list(k, j0, job->aad, job->aad_len, list, len, t,
                     job->dir == MBGCM_DECRYPT);
-    list_scatter(&b, ops->copy);
-    mbgcmi_wipe(b.slot, (size_t)b.used * GROUP_BYTES);
+    if (b.n != 0) { /* (a job whose groups all lie where they are bounced nothing) */
+        list_scatter(&b, ops->copy);
+        mbgcmi_wipe(b.slot, (size_t)b.used * GROUP_BYTES);
+    }
 }
 
 /* What the route costs depend on: a list's cuts (segment ends inside the message), those off
@@ -554,7 +560,8 @@ int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
            call as the message (the stream pays one more call at each end) */
         const uint8_t *s1 = only_seg(job->src_sgl, job->src_nseg,
                                      (uint8_t *)(uintptr_t)job->src, job->len);
-        uint8_t *d1 = only_seg(job->dst_sgl, job->dst_nseg, job->dst, job->len);
+        uint8_t *d1 = one_list(job) ? (uint8_t *)(uintptr_t)s1
+                                    : only_seg(job->dst_sgl, job->dst_nseg, job->dst, job->len);
         if (s1 != NULL && d1 != NULL) {
             return mbgcmi_gcm_message(a, mbgcmi_key_c(job->key), job->iv, job->iv_len,
                                       job->aad, job->aad_len, s1, job->len, d1, job->tag,
