@@ -62,15 +62,15 @@ POLICY = {
                     ('rsp', 1024, 8, 'GF_PRE (16 in the whole-message calls, whose length '
                      'block takes H^1 apart from the final GHASH\'s powers; 0 in the ctr ops)'),
                     ('rsp', 1032, 8, 'GF_SIX (a message-length limit set by the entry: '
-                     'SIX_MAX in the whole-message entries, 0 in the ctr ops)'),
-                    ('rsp', 1056, 8, 'GF_LIST: the chunk-list ctr ops\' next list entry (a '
-                     'pointer)'),
+                     'SIX_MAX in the whole-message entries, 0 in the ctr ops and gcm_list)'),
+                    ('rsp', 1056, 8, 'GF_LIST: the chunk-list entries\' (ctr ops, gcm_list) '
+                     'next list entry (a pointer)'),
                     ('r10', 0, 24, 'chunk-list ctr ops: list entries (CH_IN, CH_OUT of the '
                      'next group, CH_IN of the one after: buffer pointers) at the GF_LIST '
                      'pointer, loaded into r10 first (elsewhere r10 points at the AAD or the '
                      'IV, public too)'),
-                    ('rcx', 0, 16, 'chunk-list ctr ops\' entry: the list\'s first entry '
-                     '(buffer pointers)'),
+                    ('rcx', 0, 16, 'the chunk-list entries (ctr ops, gcm_list): the list\'s first '
+                     'entry (buffer pointers)'),
                     ('rsp', 1088, 48, 'jobs12: JB_JOBS, JB_N, JB_I (the job array, its '
                      'length, the index), JB_PTAG, JB_PBASE, JB_PF, JB_PMASK (the pending '
                      'job\'s tag pointer, power rows, final block count, tag byte mask)'),
