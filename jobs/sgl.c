@@ -350,6 +350,16 @@ list_fill(struct run *in, struct run *out, const int same, size_t *left_p,
     return call - left;
 }
 
+/* list_fill for a job, in place through one list (|same|) or not, each form compiled with
+   its |same| known. */
+static inline __attribute__((always_inline)) size_t
+list_fill_job(struct run *in, struct run *out, int same, size_t *left_p,
+              struct mbgcmi_chunk *list, struct bounces *b, copy_fn *cp)
+{
+    return same ? list_fill(in, out, 1, left_p, list, b, cp)
+                : list_fill(in, out, 0, left_p, list, b, cp);
+}
+
 /* 1 when the job runs in place through one list for both sides. */
 static int one_list(const mbgcm_job *job)
 {
@@ -387,8 +397,7 @@ static void sgl_list(struct mbgcmi_stream *st, const mbgcm_job *job)
     st->len += left;
     const int same = one_list(job);
     while (left != 0) {
-        const size_t bytes = same ? list_fill(&ri, &ro, 1, &left, list, &b, cp)
-                                  : list_fill(&ri, &ro, 0, &left, list, &b, cp);
+        const size_t bytes = list_fill_job(&ri, &ro, same, &left, list, &b, cp);
         (st->decrypt ? ops->ctr_list_dec : ops->ctr_list_enc)(st->key, st->ctr, st->s, list,
                                                                bytes / 16);
         list_scatter(&b, cp);
@@ -421,11 +430,7 @@ static void sgl_whole(const struct mbgcmi_arch *a, const mbgcm_job *job, uint8_t
     b.used = 0;
     size_t left = len;
     if (len != 0) {
-        if (one_list(job)) {
-            (void)list_fill(&ri, &ro, 1, &left, list, &b, ops->copy);
-        } else {
-            (void)list_fill(&ri, &ro, 0, &left, list, &b, ops->copy);
-        }
+        (void)list_fill_job(&ri, &ro, one_list(job), &left, list, &b, ops->copy);
     } else {
         list[0].in = NULL;
         list[0].out = NULL;

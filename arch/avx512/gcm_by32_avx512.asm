@@ -1011,8 +1011,6 @@ section .text
 %endmacro
 
 ; ---------------------------------------------------------------------------------------------
-; The ctr ops: FRAME, GF_MODE 2, then the body shared with the whole-message calls.
-; CTR_SETUP dir: the ctr ops' state after FRAME_ENTER (rsi ctr, rdx s, r9 nblocks)
 ; WHOLE_HEAD: the whole-message calls' start, after their arguments are in the registers of
 ; the register plan: PRE_HASH (short messages) or H^33 where the final GHASH needs it and the
 ; AAD (hashed now, or loaded for AAD_LATE), then J0 into xmm15 and the first counters.
@@ -1064,11 +1062,13 @@ section .text
         and     esi, 255
 %endmacro
 
+; The ctr ops: FRAME, GF_MODE 2, then the body shared with the whole-message calls.
 %macro CTR_ENTRY 1
         FRAME_ENTER GF32_SIZE, 64
         CTR_SETUP %1
         jmp     mbgcmi_avx512_by32_gcm.body
 %endmacro
+; CTR_SETUP dir: the ctr ops' state after FRAME_ENTER (rsi ctr, rdx s, r9 nblocks)
 %macro CTR_SETUP 1
         mov     qword [rsp + GF_DEC], %1
         mov     qword [rsp + GF_MODE], 2
@@ -1559,13 +1559,17 @@ mbgcmi_avx512_by32_jobs12:
 ; shorter) from list[g].in to list[g].out; the groups stay in flight across the entries as
 ; they do along one buffer (GROUP_ADV with LIST 1: mbgcmi_avx512_by32_body_list). Placed
 ; last: the code above keeps its addresses (and its loops their alignment)
-%macro CTR_LIST_ENTRY 1
-        FRAME_ENTER GF32_SIZE, 64
+; LIST_FIRST: rcx = the list -> GF_LIST at its second entry, rcx, r8 the first one's in, out
+%macro LIST_FIRST 0
         lea     rax, [rcx + CH_SIZE]
         mov     [rsp + GF_LIST], rax
-        mov     r9, r8
         mov     r8, [rcx + CH_OUT]
         mov     rcx, [rcx + CH_IN]
+%endmacro
+%macro CTR_LIST_ENTRY 1
+        FRAME_ENTER GF32_SIZE, 64
+        mov     r9, r8
+        LIST_FIRST
         CTR_SETUP %1
         jmp     mbgcmi_avx512_by32_body_list
 %endmacro
@@ -1666,10 +1670,7 @@ mbgcmi_avx512_by32_gcm_list:
         mov     r10, rdx                                ; aad
         mov     r11, rcx                                ; aad_len
         mov     rcx, r8                                 ; the list
-        lea     rax, [rcx + CH_SIZE]
-        mov     [rsp + GF_LIST], rax
-        mov     r8, [rcx + CH_OUT]
-        mov     rcx, [rcx + CH_IN]
+        LIST_FIRST
         mov     rbx, r9                                 ; len
         mov     r13, [rbp + 16]                         ; tag
         mov     eax, [rbp + 24]
