@@ -459,16 +459,34 @@ burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
     return single12_now(m, ops, job);
 }
 
+/* 1 when the lengths of |job| are those of a short job the burst's fill_short could take
+   (mbgcmi_short_fast with the burst's limits): a message under its direction's limit
+   (|mlim_enc|, |mlim_dec|) and |short_lim| with at most MBGCMI_SHORT_MAX_AAD bytes of AAD, or
+   no message and AAD of at most MBGCMI_SHORT_MAX_AAD or under |short_lim| bytes (a GMAC job).
+   Lengths only: a job it names may still fail the checks. */
+static inline __attribute__((always_inline)) int may_be_short(const mbgcm_job *job,
+                                                              uint64_t short_lim,
+                                                              uint64_t mlim_enc,
+                                                              uint64_t mlim_dec)
+{
+    const uint64_t len = job->len, aad = job->aad_len;
+    if (len >= burst_mlim(job, mlim_enc, mlim_dec)) {
+        return 0;
+    }
+    return len != 0 ? aad <= MBGCMI_SHORT_MAX_AAD && len < short_lim
+                    : aad <= MBGCMI_SHORT_MAX_AAD || aad < short_lim;
+}
+
 /* Take jobs[i..) single-stream (burst_single12) while single12_ok says so, with single_from
    the burst's short-job limit where the arch sets one (below short_lim; else UINT64_MAX);
    returns the index of the first job it does not take (or n). jobs[i] itself is known not to
-   be a valid short job; a later job with a message under its direction's short-job limit
-   (|mlim_enc|, |mlim_dec|: the burst's; 0: no short-job kernel) and at most |short_aad| bytes
-   of AAD may be one and ends the run, so that the short-job classes get it first. One loop
-   for a run of such jobs, out of line so that the short-job loop keeps its registers. */
+   be a valid short job; a later job that may be one (may_be_short, with the burst's limits;
+   |mlim_enc| = |mlim_dec| = 0: no short-job kernel) ends the run, so that the short-job
+   classes get it first. One loop for a run of such jobs, out of line so that the short-job
+   loop keeps its registers. */
 static __attribute__((noinline)) unsigned
 fill_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, unsigned i,
-              unsigned n, uint64_t mlim_enc, uint64_t mlim_dec, uint64_t short_aad,
+              unsigned n, uint64_t mlim_enc, uint64_t mlim_dec, uint64_t short_lim,
               uint64_t single_from, uint64_t *bytes, unsigned *failed)
 {
     const unsigned first = i;
@@ -476,8 +494,7 @@ fill_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, u
     unsigned f = 0;
     for (; i < n; i++) {
         mbgcm_job *job = &jobs[i];
-        if ((i != first && job->len < burst_mlim(job, mlim_enc, mlim_dec) &&
-             job->aad_len <= short_aad) ||
+        if ((i != first && may_be_short(job, short_lim, mlim_enc, mlim_dec)) ||
             !single12_ok(m, job, single_from)) {
             break;
         }
@@ -523,7 +540,6 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
        the message's place), and every other valid job with a 12-byte IV goes single-stream. */
     const int gmac_off = shortfast && !short_on && m->arch->gmac_single;
     const uint64_t short_lim = gmac_off ? 1 : m->short_lim;
-    const uint64_t short_aad = gmac_off ? MBGCMI_SHORT_MAX_AAD : UINT64_MAX;
     /* where the arch sets a short-job limit for bursts, what it leaves goes single-stream */
     const uint64_t single_from = gmac_off                                 ? 0
                                  : shortfast && short_mlim < m->short_lim ? short_mlim
@@ -541,7 +557,7 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
         /* jobs[i] is not a valid short job */
         if (single12) {
             const unsigned stop = fill_single12(m, ops, jobs, i, n, mlim_enc, mlim_dec,
-                                                short_aad, single_from, &direct_bytes, &failed);
+                                                short_lim, single_from, &direct_bytes, &failed);
             if (stop != i) {
                 direct += stop - i;
                 i = stop;
