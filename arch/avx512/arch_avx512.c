@@ -77,7 +77,11 @@
    of 513..992 bytes (with at most 64 bytes of AAD): 2-5% less time than by32's split passes
    there in a quiet host phase, 5-19% in a busy one (32 bytes of AAD: 1-6%, quiet); its
    encrypts, whose GHASH must wait for each chunk's key stream, stay with by32 (the chunks took
-   2-9% more time). by32h keeps by32 for every length past 512 (unmeasured on Zen 4). */
+   2-9% more time). by32h keeps by32 for every length past 512 (unmeasured on Zen 4). GMAC
+   calls (no message) with 17..496 bytes of AAD take gmac12, a GHASH-only entry (the AAD's
+   rows, L, E_K(J0) beside): on the Zen 5 guest 7-12% less time than small12 at 17-64 bytes and
+   25-35% less than by32 at 65-496, where they had been 10-30% slower than intel-ipsec-mb
+   2.0.2's direct call (docs/perf.md, "gmac12"). */
 
 /* The by16 variant's ring (Intel Xeon guest, docs/perf.md): every job with a message and a
    12-byte IV runs at once through whole12, not the four-lane short-job kernel (GMAC jobs still
@@ -149,9 +153,7 @@ static const struct mbgcmi_gcm_ops ops = {
    first AES pass (1-6% less time than whole12 at once at 513-1518 bytes while the host is
    busy, level or within 3% either way while it is quiet: Zen 5's out-of-order window overlaps
    much of one message's final GHASH with the next one's start by itself); runs of the other
-   jobs in the list (more AAD; GMAC jobs, gathered whatever their AAD length, as before this
-   kernel) go through by16's pipelined call, which took 2-4% off whole12's time for GMAC jobs
-   of 600-2048 bytes of AAD. */
+   jobs in the list (more AAD) go through by16's pipelined call. */
 #ifndef BY32_JOBS12_ENC_FROM
 #define BY32_JOBS12_ENC_FROM 513
 #endif
@@ -197,11 +199,13 @@ static uint64_t jobs12_by32(mbgcm_job *const *jobs, size_t n)
 #ifndef BY32_BURST_SHORT_DEC_BELOW
 #define BY32_BURST_SHORT_DEC_BELOW 145
 #endif
-/* GMAC jobs (no message) of a burst with fewer bytes of AAD than this wait for the pipelined
-   call (by16's); longer ones run at once through whole12 (by32's whole-message kernel), which
-   outruns the pipelined call there: measured on Zen 5, docs/perf.md. */
+/* GMAC jobs (no message) of a burst with fewer bytes of AAD than this would wait for the
+   pipelined call (by16's): none do. Those the short-job kernel does not take (more than 256
+   bytes of AAD) run at once through whole12: gmac12 up to 496 bytes, 23-27% less time than the
+   pipelined call at 300-496 bytes on Zen 5, by32's whole-message kernel beyond it, level with
+   the pipelined call at 768 bytes and quicker from 769 (docs/perf.md). */
 #ifndef BY32_JOBS12_GMAC_BELOW
-#define BY32_JOBS12_GMAC_BELOW 769
+#define BY32_JOBS12_GMAC_BELOW 0
 #endif
 #ifndef BY32_GMAC_SINGLE
 #define BY32_GMAC_SINGLE 1

@@ -101,8 +101,9 @@ POLICY = {
         plan='arch/avx512/gcm_small_avx512.asm "Register plan": no stack slot, no frame',
         flag_regs={
             'rdi': 'k', 'rdx': 'aad, then the power pointer HPOW(t + 2) (from len)',
-            'rcx': 'aad_len, then nz and the last zmm\'s bytes (from len)', 'r8': 'in',
-            'r9': 'len', 'r10': 'out; by16_whole12: a length limit', 'r11': 'tag; '
+            'rcx': 'aad_len, then nz and the last zmm\'s bytes (from len)', 'r8': 'in; '
+            'gmac12: the power row pointer (from aad_len)', 'r9': 'len; gmac12: rows left',
+            'r10': 'out; by16_whole12: a length limit', 'r11': 'tag; '
             'by16_whole12: a length limit', 'rsi': 'iv, then tag_len | decrypt << 8',
             'rax': 'rounds, masks from lengths, scratch; by16_whole12: len + aad_len',
             'rsp': 'stack pointer'},
@@ -115,7 +116,7 @@ POLICY = {
                            '16 bytes without a branch')
                           for f in ('mbgcmi_avx512_small12', 'mbgcmi_avx512_small12p',
                                     'mbgcmi_avx512_small12k', 'mbgcmi_avx512_tiny12',
-                                    'mbgcmi_avx512_tiny12g')]),
+                                    'mbgcmi_avx512_tiny12g', 'mbgcmi_avx512_gmac12')]),
     'hpowers_avx512': dict(
         plan='arch/avx512/hpowers_avx512.asm "Register plan": rdi k only, no branch, no stack',
         flag_regs={}, public_mem=[], declassify=[]),

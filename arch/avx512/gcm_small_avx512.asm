@@ -2,7 +2,8 @@
 ; gcm_small_avx512.asm — one short message with a 12-byte IV in one pass of zmm: the `avx512`
 ; arch's one-shot path for messages of at most 512 bytes with at most 16 bytes of AAD, and for
 ; shorter ones with 17..64 bytes of AAD; small12p and small12k (small12 with chunks) also take
-; 513..2048 bytes with at most 64 bytes of AAD in chunks of 32 blocks (.chunk below).
+; 513..2048 bytes with at most 64 bytes of AAD in chunks of 32 blocks (.chunk below); tiny12g
+; and gmac12 take GMAC calls (no message) of up to 16 and of 17..496 bytes of AAD.
 ; arch_avx512.c decides which variant sends which lengths here; docs/perf.md has the
 ; measurements.
 ;
@@ -87,6 +88,9 @@
 default rel
 %include "key.inc"
 %include "gcm_wide.inc"
+
+; GMAC calls (len 0) with up to this many bytes of AAD take mbgcmi_avx512_gmac12 (by32, by32h)
+%define GMAC12_MAX 496
 
 section .rodata
 %include "consts.inc"
@@ -604,8 +608,9 @@ mbgcmi_avx512_by16_whole12:
 ;   tiny12 was not measured and the ymm short path beat the zmm kernels at this size); by32's
 ;   decrypts of 513..BY32_DEC_CHUNKS_MAX bytes with at most 64 bytes of AAD to small12k, in
 ;   chunks (its encrypts, whose GHASH waits for the key stream, stay with by32's split passes);
-;   with 17..64 bytes of AAD while len + aad_len <= 464, small12 too; the rest to
-;   mbgcmi_avx512_by32_gcm12. Register use: rax (len + aad_len), public.
+;   with 17..64 bytes of AAD while len + aad_len <= 464, small12 too; GMAC calls (len 0) with
+;   17..GMAC12_MAX bytes of AAD to gmac12; the rest to mbgcmi_avx512_by32_gcm12. Register use:
+;   rax (len + aad_len), public.
 extern mbgcmi_avx512_by32_gcm12
 global mbgcmi_avx512_by32_whole12:function hidden
 mbgcmi_avx512_by32_whole12:
@@ -646,12 +651,18 @@ mbgcmi_avx512_by32h_whole12:
 .b_avx2:
         jmp     mbgcmi_avx2_gcm12 wrt ..plt
 .b_wide:
+        test    r9, r9
+        jz      .b_gmac
         cmp     rcx, 64
         ja      .b_by32
         lea     rax, [r9 + rcx]
         cmp     rax, 464
         jbe     mbgcmi_avx512_small12
 .b_by32:
+        jmp     mbgcmi_avx512_by32_gcm12 wrt ..plt
+.b_gmac:
+        cmp     rcx, GMAC12_MAX
+        jbe     mbgcmi_avx512_gmac12
         jmp     mbgcmi_avx512_by32_gcm12 wrt ..plt
 
 ; SMALL12_FN: the kernel's body, from its entry to the return; instantiated twice below with
@@ -1141,5 +1152,115 @@ mbgcmi_avx512_tiny12:
 global mbgcmi_avx512_tiny12g:function hidden
 mbgcmi_avx512_tiny12g:
         TINY12  1
+
+; GMAC_ROW: row zmm15 (reflected) times the power row at r8 and its Karatsuba row into
+; LO/MI/HI (zmm12-14); zmm16-18 scratch
+%macro GMAC_ROW 0
+        vpclmulqdq zmm16, zmm15, [r8], 0x00
+        vpclmulqdq zmm17, zmm15, [r8], 0x11
+        vpshufd zmm18, zmm15, 0x4e
+        vpxorq  zmm18, zmm18, zmm15                     ; a0 ^ a1 in both qwords
+        vpclmulqdq zmm18, zmm18, [r8 + KEY_HKAR - KEY_HPOW], 0x00
+        vpxorq  zmm12, zmm12, zmm16
+        vpxorq  zmm14, zmm14, zmm17
+        vpxorq  zmm13, zmm13, zmm18
+%endmacro
+
+; int mbgcmi_avx512_gmac12(...as mbgcmi_avx512_small12...): GMAC, len 0 and 17 <= aad_len <=
+;   GMAC12_MAX (whole12's routing), so a = ceil(aad_len / 16) = 2..31 AAD blocks.
+;
+;   Why an entry of its own: such a call is a GHASH of a + 1 blocks and one AES block. small12
+;   took 17..64 bytes of it through a message kernel's entry (counter rows, a pass over no
+;   message zmm), and from 65 bytes by32's whole-message kernel (a frame, its AAD loop and its
+;   tail logic around no message): 30-40% slower than intel-ipsec-mb 2.0.2's direct call at
+;   32-496 bytes of AAD (docs/perf.md).
+;
+;   The math: GHASH(A_1..A_a, L) = A_1 H^(a+1) ^ ... ^ A_a H^2 ^ L H. Row r (zmm, blocks
+;   A_(4r+1)..A_(4r+4), byte order reflected) takes the key's 64-byte power row at
+;   HPOW(a + 1 - 4r) = [H^(a+1-4r) .. H^(a-2-4r)] and its Karatsuba row; the last row is loaded
+;   under a byte mask, so the partial block and the lanes past A_a are zero, and whatever the
+;   rows hold there (at most 48 bytes past H^1 and past the Karatsuba table's end, inside the
+;   key) adds nothing. Products summed into LO / MI / HI, three per block (Karatsuba), then L
+;   times H^1: L = {0, 8 aad_len} (V form, no message bits) has a zero low half, so LO gets
+;   nothing, HI the product of the halves' high qwords and MI L's high qword times H's
+;   Karatsuba operand: two products. STAG reduces, folds the lanes and XORs E_K(J0), which
+;   runs beside (one xmm block, round keys from memory: no broadcast on the rounds' pipes).
+;
+;   Register plan: rdi k, rsi iv then tag_len | decrypt << 8, rdx aad (advancing by rows),
+;   ecx aad_len, r8 the power row HPOW(a + 1 - 4r), r9 rows before the last (len, which is 0,
+;   is not needed), r11 tag, eax rounds, masks, result; xmm4 J0 -> E_K(J0), xmm6 scratch,
+;   zmm11 BSWAP, zmm12-14 LO/MI/HI, zmm15 a row, zmm16-18 its products, xmm19 L, xmm20 the
+;   expected tag; k1 the IV's dwords, k2 the tag's bytes, k3 the last row's bytes. Every
+;   branch is on a length or the key's rounds. No stack slot is written.
+global mbgcmi_avx512_gmac12:function hidden
+mbgcmi_avx512_gmac12:
+        mov     eax, 0x7
+        kmovw   k1, eax
+        vmovdqu32 xmm4{k1}{z}, [rsi]                    ; IV || 0 (the IV's 12 bytes read)
+        vmovdqu64 xmm6, [rdi + KEY_RK]
+        vpternlogq xmm4, xmm6, [SJ0], 0x96              ; J0 ^ rk0
+        mov     r11, [rsp + 16]                         ; tag
+        mov     rsi, [rsp + 24]                         ; tag_len | decrypt << 8
+        mov     eax, 0xFFFF
+        bzhi    eax, eax, esi                           ; (index: the low byte, tag_len)
+        kmovw   k2, eax                                 ; the tag's bytes
+        vmovdqu8 xmm20{k2}{z}, [r11]                    ; expected tag (decrypt)
+        mov     eax, [rdi + KEY_ROUNDS]
+%assign _r 1
+%rep 9
+        vaesenc xmm4, xmm4, [rdi + KEY_RK + 16 * _r]
+%assign _r _r + 1
+%endrep
+        cmp     eax, 10
+        je      .g_last
+        vaesenc xmm4, xmm4, [rdi + KEY_RK + 16 * 10]
+        vaesenc xmm4, xmm4, [rdi + KEY_RK + 16 * 11]
+        cmp     eax, 12
+        je      .g_last
+        vaesenc xmm4, xmm4, [rdi + KEY_RK + 16 * 12]
+        vaesenc xmm4, xmm4, [rdi + KEY_RK + 16 * 13]
+.g_last:
+        shl     eax, 4
+        add     rax, rdi                                ; the last round key: rk + 16 rounds
+        vaesenclast xmm4, xmm4, [rax + KEY_RK]          ; E_K(J0)
+        vmovdqa64 zmm11, [BSWAP]
+        lea     eax, [rcx + 15]
+        and     eax, -16                                ; 16 a
+        neg     rax
+        lea     r8, [rdi + rax + KEY_HPOW + 31 * 16]    ; HPOW(a + 1)
+        ; L times H^1 starts LO/MI/HI (LO zero)
+        lea     eax, [rcx * 8]
+        vmovq   xmm19, rax
+        vpslldq xmm19, xmm19, 8                         ; L = {0, AAD bits}
+        vpclmulqdq xmm14, xmm19, [rdi + HPOW(1)], 0x11  ; HI
+        vpclmulqdq xmm13, xmm19, [rdi + HKAR(1)], 0x01  ; MI
+        vpxorq  xmm12, xmm12, xmm12                     ; LO
+        lea     r9d, [ecx - 1]
+        shr     r9d, 6                                  ; full rows before the last
+        jz      .g_lastrow
+.g_row:
+        vmovdqu64 zmm15, [rdx]
+        vpshufb zmm15, zmm15, zmm11
+        GMAC_ROW
+        add     rdx, 64
+        add     r8, 64
+        dec     r9d
+        jnz     .g_row
+.g_lastrow:
+        lea     eax, [ecx - 1]
+        and     eax, 63
+        inc     eax                                     ; the last row's bytes, 1..64
+        mov     r9, -1
+        bzhi    r9, r9, rax
+        kmovq   k3, r9
+        vmovdqu8 zmm15{k3}{z}, [rdx]
+        vpshufb zmm15, zmm15, zmm11
+        GMAC_ROW
+        STAG    12, 13, 14, 15, 11, 4
+        SCLEAR  4, 4
+        SCLEAR  6, 6
+        SCLEAR  12, 20
+        vzeroupper
+        ret
 
 section .note.GNU-stack noalloc noexec nowrite progbits
