@@ -78,10 +78,11 @@
    there in a quiet host phase, 5-19% in a busy one (32 bytes of AAD: 1-6%, quiet); its
    encrypts, whose GHASH must wait for each chunk's key stream, stay with by32 (the chunks took
    2-9% more time). by32h keeps by32 for every length past 512 (unmeasured on Zen 4). GMAC
-   calls (no message) with 17..496 bytes of AAD take gmac12, a GHASH-only entry (the AAD's
-   rows, L, E_K(J0) beside): on the Zen 5 guest 7-12% less time than small12 at 17-64 bytes and
-   25-35% less than by32 at 65-496, where they had been 10-30% slower than intel-ipsec-mb
-   2.0.2's direct call (docs/perf.md, "gmac12"). */
+   calls (no message) with 17..2048 bytes of AAD take gmac12 / gmac12c, a GHASH-only entry (the
+   AAD's rows in chunks of up to 32 blocks, L, E_K(J0) beside): on the Zen 5 guest 6-14% less
+   time than small12 at 32-64 bytes, 22-30% less than by32 at 128-496 and 3-12% at 512-2048,
+   where they had been 10-30% slower than intel-ipsec-mb 2.0.2's direct call up to 512 bytes
+   (docs/perf.md, "seventeenth stop"). */
 
 /* The by16 variant's ring (Intel Xeon guest, docs/perf.md): every job with a message and a
    12-byte IV runs at once through whole12, not the four-lane short-job kernel (GMAC jobs still
@@ -201,9 +202,8 @@ static uint64_t jobs12_by32(mbgcm_job *const *jobs, size_t n)
 #endif
 /* GMAC jobs (no message) of a burst with fewer bytes of AAD than this would wait for the
    pipelined call (by16's): none do. Those the short-job kernel does not take (more than 256
-   bytes of AAD) run at once through whole12: gmac12 up to 496 bytes, 23-27% less time than the
-   pipelined call at 300-496 bytes on Zen 5, by32's whole-message kernel beyond it, level with
-   the pipelined call at 768 bytes and quicker from 769 (docs/perf.md). */
+   bytes of AAD) run at once through whole12 (gmac12 / gmac12c up to 2048 bytes): 8-9% less
+   time than the pipelined call at 300-496 bytes on Zen 5, about 17% at 768 (docs/perf.md). */
 #ifndef BY32_JOBS12_GMAC_BELOW
 #define BY32_JOBS12_GMAC_BELOW 0
 #endif

@@ -3,7 +3,7 @@
 ; arch's one-shot path for messages of at most 512 bytes with at most 16 bytes of AAD, and for
 ; shorter ones with 17..64 bytes of AAD; small12p and small12k (small12 with chunks) also take
 ; 513..2048 bytes with at most 64 bytes of AAD in chunks of 32 blocks (.chunk below); tiny12g
-; and gmac12 take GMAC calls (no message) of up to 16 and of 17..496 bytes of AAD.
+; and gmac12 / gmac12c take GMAC calls (no message) of up to 16 and of 17..2048 bytes of AAD.
 ; arch_avx512.c decides which variant sends which lengths here; docs/perf.md has the
 ; measurements.
 ;
@@ -89,8 +89,9 @@ default rel
 %include "key.inc"
 %include "gcm_wide.inc"
 
-; GMAC calls (len 0) with up to this many bytes of AAD take mbgcmi_avx512_gmac12 (by32, by32h)
-%define GMAC12_MAX 496
+; GMAC calls (len 0) with up to this many bytes of AAD take mbgcmi_avx512_gmac12 / gmac12c
+; (by32, by32h); by32's whole-message kernel was level at 2560 bytes and 2-8% quicker at 4096
+%define GMAC12_MAX 2048
 
 section .rodata
 %include "consts.inc"
@@ -108,6 +109,7 @@ SCTR:
 %assign _r _r + 1
 %endrep
 SJ0:            dd 0, 0, 0, 1 << 24
+GONES:          dq -1                           ; all ones: gmac12's row masks (BZHI)
 align 64
 ; A long message's chunk k (32 blocks each; .chunk) has counters 32k+2..32k+33: for
 ; the first 30 of them SCTR's 2..31 XOR 32k (no carry), so ZK takes 32k in the counter byte,
@@ -609,7 +611,8 @@ mbgcmi_avx512_by16_whole12:
 ;   decrypts of 513..BY32_DEC_CHUNKS_MAX bytes with at most 64 bytes of AAD to small12k, in
 ;   chunks (its encrypts, whose GHASH waits for the key stream, stay with by32's split passes);
 ;   with 17..64 bytes of AAD while len + aad_len <= 464, small12 too; GMAC calls (len 0) with
-;   17..GMAC12_MAX bytes of AAD to gmac12; the rest to mbgcmi_avx512_by32_gcm12. Register use:
+;   17..496 bytes of AAD to gmac12, 497..GMAC12_MAX to gmac12c; the rest to
+;   mbgcmi_avx512_by32_gcm12. Register use:
 ;   rax (len + aad_len), public.
 extern mbgcmi_avx512_by32_gcm12
 global mbgcmi_avx512_by32_whole12:function hidden
@@ -661,8 +664,10 @@ mbgcmi_avx512_by32h_whole12:
 .b_by32:
         jmp     mbgcmi_avx512_by32_gcm12 wrt ..plt
 .b_gmac:
-        cmp     rcx, GMAC12_MAX
+        cmp     rcx, 31 * 16
         jbe     mbgcmi_avx512_gmac12
+        cmp     rcx, GMAC12_MAX
+        jbe     mbgcmi_avx512_gmac12c
         jmp     mbgcmi_avx512_by32_gcm12 wrt ..plt
 
 ; SMALL12_FN: the kernel's body, from its entry to the return; instantiated twice below with
@@ -1166,34 +1171,78 @@ mbgcmi_avx512_tiny12g:
         vpxorq  zmm13, zmm13, zmm18
 %endmacro
 
-; int mbgcmi_avx512_gmac12(...as mbgcmi_avx512_small12...): GMAC, len 0 and 17 <= aad_len <=
-;   GMAC12_MAX (whole12's routing), so a = ceil(aad_len / 16) = 2..31 AAD blocks.
-;
-;   Why an entry of its own: such a call is a GHASH of a + 1 blocks and one AES block. small12
-;   took 17..64 bytes of it through a message kernel's entry (counter rows, a pass over no
-;   message zmm), and from 65 bytes by32's whole-message kernel (a frame, its AAD loop and its
-;   tail logic around no message): 30-40% slower than intel-ipsec-mb 2.0.2's direct call at
-;   32-496 bytes of AAD (docs/perf.md).
-;
-;   The math: GHASH(A_1..A_a, L) = A_1 H^(a+1) ^ ... ^ A_a H^2 ^ L H. Row r (zmm, blocks
-;   A_(4r+1)..A_(4r+4), byte order reflected) takes the key's 64-byte power row at
-;   HPOW(a + 1 - 4r) = [H^(a+1-4r) .. H^(a-2-4r)] and its Karatsuba row; the last row is loaded
-;   under a byte mask, so the partial block and the lanes past A_a are zero, and whatever the
-;   rows hold there (at most 48 bytes past H^1 and past the Karatsuba table's end, inside the
-;   key) adds nothing. Products summed into LO / MI / HI, three per block (Karatsuba), then L
-;   times H^1: L = {0, 8 aad_len} (V form, no message bits) has a zero low half, so LO gets
-;   nothing, HI the product of the halves' high qwords and MI L's high qword times H's
-;   Karatsuba operand: two products. STAG reduces, folds the lanes and XORs E_K(J0), which
-;   runs beside (one xmm block, round keys from memory: no broadcast on the rounds' pipes).
-;
-;   Register plan: rdi k, rsi iv then tag_len | decrypt << 8, rdx aad (advancing by rows),
-;   ecx aad_len, r8 the power row HPOW(a + 1 - 4r), r9 rows before the last (len, which is 0,
-;   is not needed), r11 tag, eax rounds, masks, result; xmm4 J0 -> E_K(J0), xmm6 scratch,
-;   zmm11 BSWAP, zmm12-14 LO/MI/HI, zmm15 a row, zmm16-18 its products, xmm19 L, xmm20 the
-;   expected tag; k1 the IV's dwords, k2 the tag's bytes, k3 the last row's bytes. Every
-;   branch is on a length or the key's rounds. No stack slot is written.
-global mbgcmi_avx512_gmac12:function hidden
-mbgcmi_avx512_gmac12:
+; GMAC_CHUNK s: r9d full rows from rdx, then a last row of eax bytes (1..64) under a byte mask,
+; rdx left after them; power rows from r8 on; products into LO/MI/HI. With s = 1 the chunk's
+; first block takes S (xmm21, zero above lane 0; such a chunk has a full row first). r11, k3
+; scratch.
+%macro GMAC_CHUNK 1
+        bzhi    r11, [GONES], rax
+        kmovq   k3, r11
+%if %1
+        vmovdqu64 zmm15, [rdx]
+        vpshufb zmm15, zmm15, zmm11
+        vpxorq  zmm15, zmm15, zmm21
+        GMAC_ROW
+        add     rdx, 64
+        add     r8, 64
+        dec     r9d
+%else
+        test    r9d, r9d
+%endif
+        jz      %%last
+%%row:
+        vmovdqu64 zmm15, [rdx]
+        vpshufb zmm15, zmm15, zmm11
+        GMAC_ROW
+        add     rdx, 64
+        add     r8, 64
+        dec     r9d
+        jnz     %%row
+%%last:
+        vmovdqu8 zmm15{k3}{z}, [rdx]
+        vpshufb zmm15, zmm15, zmm11
+        GMAC_ROW
+        add     rdx, rax
+%endmacro
+
+; GMAC_S: S (xmm21) from LO/MI/HI (SREDUCE)
+%macro GMAC_S 0
+        SREDUCE 12, 13, 14, 15
+        vmovdqa64 xmm21, xmm14
+%endmacro
+
+; GMAC_L: LO/MI/HI start from L times H^1 (L = {0, AAD bits}: LO nothing, HI the high qwords'
+; product, MI L's high qword times H's Karatsuba operand)
+%macro GMAC_L 0
+        vpclmulqdq xmm14, xmm19, [rdi + HPOW(1)], 0x11
+        vpclmulqdq xmm13, xmm19, [rdi + HKAR(1)], 0x01
+        vpxorq  xmm12, xmm12, xmm12
+%endmacro
+
+; GMAC_ZERO: LO/MI/HI start from zero
+%macro GMAC_ZERO 0
+        vpxorq  xmm12, xmm12, xmm12
+        vpxorq  xmm13, xmm13, xmm13
+        vpxorq  xmm14, xmm14, xmm14
+%endmacro
+
+; GMAC_LAST s: the last chunk, B = eax bytes (the AAD's last ones): a_f = ceil(B / 16) blocks
+; and L, powers from HPOW(a_f + 1); with s = 1 S joins its first block (as GMAC_CHUNK)
+%macro GMAC_LAST 1
+        lea     r9d, [eax + 15]
+        and     r9d, -16                                ; 16 a_f
+        neg     r9
+        lea     r8, [rdi + r9 + KEY_HPOW + 31 * 16]     ; HPOW(a_f + 1)
+        lea     r9d, [eax - 1]
+        mov     eax, r9d
+        and     eax, 63
+        inc     eax                                     ; the last row's bytes, 1..64
+        shr     r9d, 6                                  ; full rows before it
+        GMAC_CHUNK %1
+%endmacro
+
+; GMAC_HEAD: gmac12's entry: J0 and E_K(J0) (xmm4), the expected tag (xmm20), k2, BSWAP, L
+%macro GMAC_HEAD 0
         mov     eax, 0x7
         kmovw   k1, eax
         vmovdqu32 xmm4{k1}{z}, [rsi]                    ; IV || 0 (the IV's 12 bytes read)
@@ -1212,29 +1261,80 @@ mbgcmi_avx512_gmac12:
 %assign _r _r + 1
 %endrep
         cmp     eax, 10
-        je      .g_last
+        je      %%last
         vaesenc xmm4, xmm4, [rdi + KEY_RK + 16 * 10]
         vaesenc xmm4, xmm4, [rdi + KEY_RK + 16 * 11]
         cmp     eax, 12
-        je      .g_last
+        je      %%last
         vaesenc xmm4, xmm4, [rdi + KEY_RK + 16 * 12]
         vaesenc xmm4, xmm4, [rdi + KEY_RK + 16 * 13]
-.g_last:
+%%last:
         shl     eax, 4
         add     rax, rdi                                ; the last round key: rk + 16 rounds
         vaesenclast xmm4, xmm4, [rax + KEY_RK]          ; E_K(J0)
         vmovdqa64 zmm11, [BSWAP]
+        lea     rax, [rcx * 8]
+        vmovq   xmm19, rax
+        vpslldq xmm19, xmm19, 8                         ; L = {0, AAD bits}
+%endmacro
+
+; GMAC_TAIL: the tag from LO/MI/HI, the registers cleared
+%macro GMAC_TAIL 0
+        STAG    12, 13, 14, 15, 11, 4
+        SCLEAR  4, 4
+        SCLEAR  6, 6
+        SCLEAR  12, 21
+        vzeroupper
+        ret
+%endmacro
+
+; int mbgcmi_avx512_gmac12(...as mbgcmi_avx512_small12...): GMAC, len 0 and 17 <= aad_len <= 496
+; int mbgcmi_avx512_gmac12c(...the same...): GMAC, len 0 and aad_len > 496 (whole12 sends it
+;   497..GMAC12_MAX bytes), a = ceil(aad_len / 16) AAD blocks.
+;
+;   Why an entry of its own: such a call is a GHASH of a + 1 blocks and one AES block. small12
+;   took 17..64 bytes of it through a message kernel's entry (counter rows, a pass over no
+;   message zmm), and from 65 bytes by32's whole-message kernel (a frame, its AAD loop and its
+;   tail logic around no message): 10-30% slower than intel-ipsec-mb 2.0.2's direct call at
+;   32-512 bytes of AAD (docs/perf.md). From 2049 bytes by32's kernel is as quick again (its
+;   AAD loop reduces less often), and it keeps those.
+;
+;   The math: GHASH(A_1..A_a, L) = A_1 H^(a+1) ^ ... ^ A_a H^2 ^ L H. The key holds H^1..H^32,
+;   so the blocks go in chunks, by Horner's rule: the last chunk is the last a_f = min(a, 31)
+;   blocks (its bytes B: the AAD's last B bytes, the partial block last), before it, if
+;   a > 31, chunks of 32 blocks, and first one of f = 1..32 blocks (a - 31 = f + 32 m). With S
+;   the GHASH of the chunks before (reduced; zero for the first), a chunk of n blocks X_1..X_n
+;   gives S' = (S ^ X_1) H^n ^ X_2 H^(n-1) ^ .. ^ X_n H^1, the last chunk with L after its
+;   blocks: n = a_f + 1. Row r of a chunk (four blocks, byte order reflected) takes the key's
+;   64-byte power row at HPOW(n - 4r) = [H^(n-4r) .. H^(n-3-4r)] and its Karatsuba row; the
+;   chunk's last row is loaded under a byte mask, so a partial block and the lanes past the
+;   chunk are zero, and whatever the rows hold there (at most 48 bytes past H^1 and past the
+;   Karatsuba table's end, inside the key) adds nothing. Products summed into LO / MI / HI,
+;   three per block (Karatsuba), one reduction per chunk (GMAC_S) and at the end; L times H^1:
+;   L = {0, 8 aad_len} (V form, no message bits) has a zero low half, so LO gets nothing, HI
+;   the product of the high qwords and MI L's high qword times H's Karatsuba operand. STAG
+;   reduces, folds the lanes and XORs E_K(J0), which runs beside (one xmm block, round keys
+;   from memory: no broadcast on the rounds' pipes).
+;
+;   gmac12 is the one-chunk case (a <= 31) alone; gmac12c makes the chunks (an entry of its
+;   own, so that the one-chunk calls take no branch more).
+;   Register plan: rdi k, rsi iv then tag_len | decrypt << 8, rdx aad (advancing), rcx
+;   aad_len, r8 the power row, r9 rows left in a chunk, r10 middle chunks left, r11 tag then
+;   scratch (reloaded for STAG), rax rounds, lengths, the result; xmm4 J0 -> E_K(J0), xmm6
+;   scratch, zmm11 BSWAP, zmm12-14 LO/MI/HI, zmm15 a row, zmm16-18 its products, xmm19 L, xmm20
+;   the expected tag, xmm21 S; k1 the IV's dwords, k2 the tag's bytes, k3 a last row's bytes.
+;   Every branch is on a length or the key's rounds. No stack slot is written. (len, in and
+;   out are not read: a GMAC call has no message.)
+align 64
+global mbgcmi_avx512_gmac12:function hidden
+mbgcmi_avx512_gmac12:
+        GMAC_HEAD
+        ; one chunk (a <= 31): powers from HPOW(a + 1)
         lea     eax, [rcx + 15]
         and     eax, -16                                ; 16 a
         neg     rax
         lea     r8, [rdi + rax + KEY_HPOW + 31 * 16]    ; HPOW(a + 1)
-        ; L times H^1 starts LO/MI/HI (LO zero)
-        lea     eax, [rcx * 8]
-        vmovq   xmm19, rax
-        vpslldq xmm19, xmm19, 8                         ; L = {0, AAD bits}
-        vpclmulqdq xmm14, xmm19, [rdi + HPOW(1)], 0x11  ; HI
-        vpclmulqdq xmm13, xmm19, [rdi + HKAR(1)], 0x01  ; MI
-        vpxorq  xmm12, xmm12, xmm12                     ; LO
+        GMAC_L
         lea     r9d, [ecx - 1]
         shr     r9d, 6                                  ; full rows before the last
         jz      .g_lastrow
@@ -1256,11 +1356,50 @@ mbgcmi_avx512_gmac12:
         vmovdqu8 zmm15{k3}{z}, [rdx]
         vpshufb zmm15, zmm15, zmm11
         GMAC_ROW
-        STAG    12, 13, 14, 15, 11, 4
-        SCLEAR  4, 4
-        SCLEAR  6, 6
-        SCLEAR  12, 20
-        vzeroupper
-        ret
+        GMAC_TAIL
+
+global mbgcmi_avx512_gmac12c:function hidden
+mbgcmi_avx512_gmac12c:
+        GMAC_HEAD
+        ; the first chunk: f blocks, powers from HPOW(f)
+        GMAC_ZERO
+        lea     rax, [rcx + 15]
+        shr     rax, 4                                  ; a
+        sub     rax, 32                                 ; a - 32 = f - 1 + 32 m
+        mov     r10, rax
+        shr     r10, 5                                  ; m
+        and     eax, 31                                 ; f - 1
+        mov     r9d, eax
+        shl     eax, 4
+        neg     rax
+        lea     r8, [rdi + rax + KEY_HPOW + 31 * 16]    ; HPOW(f)
+        mov     eax, r9d
+        and     eax, 3
+        shl     eax, 4
+        add     eax, 16                                 ; the last row's bytes
+        shr     r9d, 2                                  ; full rows before it
+        GMAC_CHUNK 0
+        test    r10, r10
+        jz      .g_lastchunk
+.g_mid:
+        GMAC_S
+        GMAC_ZERO
+        lea     r8, [rdi + HPOW(32)]
+        mov     r9d, 7
+        mov     eax, 64
+        GMAC_CHUNK 1
+        dec     r10
+        jnz     .g_mid
+.g_lastchunk:
+        GMAC_S
+        GMAC_L
+        mov     eax, ecx
+        neg     eax
+        and     eax, 15
+        neg     eax
+        add     eax, 31 * 16                            ; B = 496 - the last block's padding
+        GMAC_LAST 1
+        mov     r11, [rsp + 16]                         ; tag (r11 was scratch in the chunks)
+        GMAC_TAIL
 
 section .note.GNU-stack noalloc noexec nowrite progbits
