@@ -1171,6 +1171,20 @@ mbgcmi_avx512_tiny12g:
         vpxorq  zmm13, zmm13, zmm18
 %endmacro
 
+; GMAC_NEXT [s]: the full row at rdx (with s = 1 S, xmm21, joins its first block) into
+; LO/MI/HI; rdx and r8 to the next row, r9d one less (flags set)
+%macro GMAC_NEXT 0-1 0
+        vmovdqu64 zmm15, [rdx]
+        vpshufb zmm15, zmm15, zmm11
+%if %1
+        vpxorq  zmm15, zmm15, zmm21
+%endif
+        GMAC_ROW
+        add     rdx, 64
+        add     r8, 64
+        dec     r9d
+%endmacro
+
 ; GMAC_CHUNK s: r9d full rows from rdx, then a last row of eax bytes (1..64) under a byte mask,
 ; rdx left after them; power rows from r8 on; products into LO/MI/HI. With s = 1 the chunk's
 ; first block takes S (xmm21, zero above lane 0; such a chunk has a full row first). r11, k3
@@ -1179,24 +1193,13 @@ mbgcmi_avx512_tiny12g:
         bzhi    r11, [GONES], rax
         kmovq   k3, r11
 %if %1
-        vmovdqu64 zmm15, [rdx]
-        vpshufb zmm15, zmm15, zmm11
-        vpxorq  zmm15, zmm15, zmm21
-        GMAC_ROW
-        add     rdx, 64
-        add     r8, 64
-        dec     r9d
+        GMAC_NEXT 1
 %else
         test    r9d, r9d
 %endif
         jz      %%last
 %%row:
-        vmovdqu64 zmm15, [rdx]
-        vpshufb zmm15, zmm15, zmm11
-        GMAC_ROW
-        add     rdx, 64
-        add     r8, 64
-        dec     r9d
+        GMAC_NEXT
         jnz     %%row
 %%last:
         vmovdqu8 zmm15{k3}{z}, [rdx]
@@ -1339,12 +1342,7 @@ mbgcmi_avx512_gmac12:
         shr     r9d, 6                                  ; full rows before the last
         jz      .g_lastrow
 .g_row:
-        vmovdqu64 zmm15, [rdx]
-        vpshufb zmm15, zmm15, zmm11
-        GMAC_ROW
-        add     rdx, 64
-        add     r8, 64
-        dec     r9d
+        GMAC_NEXT
         jnz     .g_row
 .g_lastrow:
         lea     eax, [ecx - 1]
