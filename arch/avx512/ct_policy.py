@@ -103,8 +103,9 @@ POLICY = {
             'rdi': 'k', 'rdx': 'aad, then the power pointer HPOW(t + 2) (from len)',
             'rcx': 'aad_len, then nz and the last zmm\'s bytes (from len)', 'r8': 'in; '
             'gmac12: the power row pointer (from aad_len)', 'r9': 'len; gmac12: rows left',
-            'r10': 'out; by16_whole12: a length limit', 'r11': 'tag; '
-            'by16_whole12: a length limit', 'rsi': 'iv, then tag_len | decrypt << 8',
+            'r10': 'out; by16_whole12: a length limit; gmac12c: chunks left (from aad_len)',
+            'r11': 'tag; by16_whole12: a length limit; gmac12c: a row mask (from aad_len)',
+            'rsi': 'iv, then tag_len | decrypt << 8',
             'rax': 'rounds, masks from lengths, scratch; by16_whole12: len + aad_len',
             'rsp': 'stack pointer'},
         public_mem=[KEY_ROUNDS, ('rsp', 8, 24, 'stack arguments 7..9 (out, tag, tag_len | '

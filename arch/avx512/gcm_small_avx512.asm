@@ -612,8 +612,7 @@ mbgcmi_avx512_by16_whole12:
 ;   chunks (its encrypts, whose GHASH waits for the key stream, stay with by32's split passes);
 ;   with 17..64 bytes of AAD while len + aad_len <= 464, small12 too; GMAC calls (len 0) with
 ;   17..496 bytes of AAD to gmac12, 497..GMAC12_MAX to gmac12c; the rest to
-;   mbgcmi_avx512_by32_gcm12. Register use:
-;   rax (len + aad_len), public.
+;   mbgcmi_avx512_by32_gcm12. Register use: rax (len + aad_len), public.
 extern mbgcmi_avx512_by32_gcm12
 global mbgcmi_avx512_by32_whole12:function hidden
 mbgcmi_avx512_by32_whole12:
