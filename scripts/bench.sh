@@ -5,7 +5,8 @@
 #   (cached; see --ipsec-mb-src) -> Release build in build-bench/ (tests off) -> mbgcm-bench
 #   pinned to one CPU: throughput (one thread; 64 keys round-robin and one key), latency (Poisson
 #   arrivals, with and without flush timeout), threads (one engine per thread) and key setup
-#   (ns per key, beside ipsec-mb's and OpenSSL's) -> tables on
+#   (ns per key, beside ipsec-mb's and OpenSSL's), then GMAC calls (no message; 64, 256 and
+#   1420 bytes of AAD, the avx512 engines against intel-ipsec-mb) -> tables on
 #   stdout, progress on stderr; CSV, the table and a PNG plot (perf/plot.sh) in perf/results/
 #   (gitignored; latest.* point to the newest run).
 # Peers: OpenSSL EVP, Debian's intel-ipsec-mb 1.3 and, given its source, a current
@@ -174,6 +175,28 @@ if [ "$MODE" = full ]; then
     --label "commit $rev, cold keys" --csv "${CSV%.csv}-cold.csv" |
     awk '/^Summary/ {p=1} p' | sed 's/^Summary/Cold keys: summary/' | tee -a "$TXT"
 fi
+
+# GMAC calls (no message, the AAD authenticated: DPDK's AES-GMAC, ESP with NULL encryption):
+# the avx512 engines against intel-ipsec-mb at 64, 256 and 1420 bytes of AAD, 64 keys; each
+# run's summary rows, with the AAD length in place of the (zero) message length.
+log "running mbgcm-bench on GMAC calls (64, 256 and 1420 bytes of AAD)"
+echo | tee -a "$TXT"
+echo "== GMAC: no message, the AAD authenticated (64 keys; ratio as in the summary:" \
+  "the reference's time / mbgcm's) ==" | tee -a "$TXT"
+printf '   keys AES     dir     AAD  %-28s  %-28s  ratio\n' "mbgcm best" "reference best" |
+  tee -a "$TXT"
+if [ "$MODE" = full ]; then
+  GMAC_ARGS=(--reps 9 --seconds-per-point 0.5 --warmup 1)
+else
+  GMAC_ARGS=(--quick --seconds-per-point 0.15)
+fi
+for aad in 64 256 1420; do
+  "$BIN" --mode tput --sizes 0 --aad "$aad" --keys 64 --engines avx512,ipsec-mb "${GMAC_ARGS[@]}" \
+    ${IMB_ARCH:+--imb-arch "$IMB_ARCH"} --label "commit $rev, GMAC $aad" |
+    awk -v aad="$aad" '/^Summary/ {p = 1; next} p && /^ +keys/ {next} p && NF == 0 {p = 0}
+      p {printf "  %5s %-7s %-3s %7s  %-28s  %-28s  %s\n", $1, $2, $3, aad, $5, $7, $9}' |
+    tee -a "$TXT"
+done
 
 if [ "$MODE" = full ] && [ -x "$KBIN" ]; then
   log "running mbgcm-kbench (where the ring API's cycles go)"
