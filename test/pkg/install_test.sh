@@ -64,7 +64,7 @@ check_cobble_from() { # EXE DIR
 }
 # The engine alone never needs OpenSSL.
 check_no_libcrypto() { # EXE
-  if ldd "$1" | grep -q 'libcrypto'; then fail "$1 (engine only) loads libcrypto"; fi
+  if grep -q 'libcrypto' <<<"$(ldd "$1")"; then fail "$1 (engine only) loads libcrypto"; fi
 }
 
 case "$mode" in
@@ -84,11 +84,11 @@ install)
     fail "$so and $so.${arg[soversion]} should be symlinks to $so.${arg[version]}"
   fi
   # Internal headers stay private.
-  if find "$prefix" -name '*internal*.h' | grep -q .; then
+  if [ -n "$(find "$prefix" -name '*internal*.h')" ]; then
     fail "an internal header was installed: $(find "$prefix" -name '*internal*.h')"
   fi
   # Nothing may point back into the build or source tree (a relocatable, self-contained prefix).
-  if grep -rl -e "${arg[build]}" "$libdir/cmake/mbgcm" "$libdir/pkgconfig" 2>/dev/null | grep -q .; then
+  if [ -n "$(grep -rl -e "${arg[build]}" "$libdir/cmake/mbgcm" "$libdir/pkgconfig" 2>/dev/null)" ]; then
     fail "installed CMake/pkg-config files mention the build tree ${arg[build]}"
   fi
   say "installed to $prefix:"
@@ -117,14 +117,14 @@ cmake)
   check_resolves_from "$bdir/consumer_shared" "$libdir"
   check_no_libcrypto "$bdir/consumer_shared"
   run "$bdir/consumer_static"
-  if readelf -d "$bdir/consumer_static" | grep -q 'NEEDED.*libmbgcm'; then
+  if grep -q 'NEEDED.*libmbgcm' <<<"$(readelf -d "$bdir/consumer_static")"; then
     fail "consumer_static (mbgcm::mbgcm_static) depends on the shared libmbgcm"
   fi
   check_no_libcrypto "$bdir/consumer_static"
   run "$bdir/cobble_consumer_shared"
   check_cobble_from "$bdir/cobble_consumer_shared" "$libdir"
   run "$bdir/cobble_consumer_static"
-  if readelf -d "$bdir/cobble_consumer_static" | grep -q 'NEEDED.*libmbgcm'; then
+  if grep -q 'NEEDED.*libmbgcm' <<<"$(readelf -d "$bdir/cobble_consumer_static")"; then
     fail "cobble_consumer_static (mbgcm::cobble_static) depends on a shared libmbgcm library"
   fi
   say "OK"
