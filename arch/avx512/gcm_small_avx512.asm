@@ -158,6 +158,17 @@ section .text
 %define D_6 zmm27
 %define D_7 zmm28
 
+; STAG_IN: the stack arguments 8 and 9 (r11 tag, rsi tag_len | decrypt << 8), k2 the tag's
+; bytes and xmm20 the expected tag (decrypt), read before any output is written
+%macro STAG_IN 0
+        mov     r11, [rsp + 16]                         ; tag
+        mov     rsi, [rsp + 24]                         ; tag_len | decrypt << 8
+        mov     eax, 0xFFFF
+        bzhi    eax, eax, esi                           ; (index: the low byte, tag_len)
+        kmovw   k2, eax                                 ; the tag's bytes
+        vmovdqu8 xmm20{k2}{z}, [r11]                    ; expected tag (decrypt), read first
+%endmacro
+
 ; STAG lo, mi, hi, t, bsw, ek0: the tag from LO/MI/HI (zmm lo, mi, hi: MI ^= LO ^ HI, one
 ; Montgomery reduction per lane, the four lanes folded), T = E_K(J0) (xmm ek0) ^ S (reflected
 ; with zmm bsw; zmm t scratch); encrypt (esi bit 8 clear) stores tag_len bytes of it under k2,
@@ -677,12 +688,7 @@ mbgcmi_avx512_by32h_whole12:
         vbroadcasti32x4 zmm5{k1}{z}, [rsi]              ; IV || 0 in every lane (dwords 0-2:
         vbroadcasti32x4 zmm6, [rdi + KEY_RK]            ; the IV's 12 bytes read, no more)
         mov     r10, [rsp + 8]                          ; out
-        mov     r11, [rsp + 16]                         ; tag
-        mov     rsi, [rsp + 24]                         ; tag_len | decrypt << 8
-        mov     eax, 0xFFFF
-        bzhi    eax, eax, esi                           ; (index: the low byte, tag_len)
-        kmovw   k2, eax                                 ; the tag's bytes
-        vmovdqu8 xmm20{k2}{z}, [r11]                    ; expected tag (decrypt), read first
+        STAG_IN
         vpxorq  zmm5, zmm5, zmm6                        ; ZK in every lane (no lane shuffle on
                                                         ; the way to the first round)
         vpxorq  xmm4, xmm5, [SJ0]                       ; J0, whitened
@@ -1083,12 +1089,7 @@ mbgcmi_avx512_small12p:
 %if %1 == 0
         mov     r10, [rsp + 8]                          ; out
 %endif
-        mov     r11, [rsp + 16]                         ; tag
-        mov     rsi, [rsp + 24]                         ; tag_len | decrypt << 8
-        mov     eax, 0xFFFF
-        bzhi    eax, eax, esi                           ; (index: the low byte, tag_len)
-        kmovw   k2, eax                                 ; the tag's bytes
-        vmovdqu8 xmm20{k2}{z}, [r11]                    ; expected tag (decrypt), read first
+        STAG_IN
         mov     eax, 0xFFFF
         bzhi    eax, eax, ecx
         kmovw   k3, eax                                 ; A's bytes
@@ -1250,12 +1251,7 @@ mbgcmi_avx512_tiny12g:
         vmovdqu32 xmm4{k1}{z}, [rsi]                    ; IV || 0 (the IV's 12 bytes read)
         vmovdqu64 xmm6, [rdi + KEY_RK]
         vpternlogq xmm4, xmm6, [SJ0], 0x96              ; J0 ^ rk0
-        mov     r11, [rsp + 16]                         ; tag
-        mov     rsi, [rsp + 24]                         ; tag_len | decrypt << 8
-        mov     eax, 0xFFFF
-        bzhi    eax, eax, esi                           ; (index: the low byte, tag_len)
-        kmovw   k2, eax                                 ; the tag's bytes
-        vmovdqu8 xmm20{k2}{z}, [r11]                    ; expected tag (decrypt)
+        STAG_IN
         mov     eax, [rdi + KEY_ROUNDS]
 %assign _r 1
 %rep 9
