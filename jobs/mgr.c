@@ -554,8 +554,9 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
                 break;
             }
         }
-        /* jobs[i] is not a valid short job */
-        if (single12) {
+        /* jobs[i] is not a valid short job; a scatter-gather job is not one whole12 takes
+           either (fill_single12 would only turn it away) */
+        if (single12 && ((uintptr_t)jobs[i].src_sgl | (uintptr_t)jobs[i].dst_sgl) == 0) {
             const unsigned stop = fill_single12(m, ops, jobs, i, n, mlim_enc, mlim_dec,
                                                 short_lim, single_from, &direct_bytes, &failed);
             if (stop != i) {
