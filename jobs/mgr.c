@@ -358,6 +358,12 @@ struct burst_fill {
     struct mbgcmi_short_class *c; /* the class being filled, or NULL */
     unsigned cls, n, n0, same;    /* its index, jobs now, jobs when taken up, one key so far */
     uint64_t touched;             /* classes this burst added to */
+    /* the last classification: its job's mbgcmi_short_sig (UINT64_MAX: none yet), class and
+       shape. A burst's jobs mostly share one shape, and a signature compared costs a third of
+       a classification (the burst's limits do not change within it) */
+    uint64_t sig;
+    unsigned sig_cls;
+    uint32_t sig_shape;
 };
 
 /* A burst job's message limit for the short-job kernel: its direction's */
@@ -396,6 +402,10 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
     f->touched |= UINT64_C(1) << cls;
 }
 
+/* mbgcmi_short_sig's fields hold a short job's lengths: every message limit below is at most
+   the short-job limit */
+_Static_assert(16 * MBGCMI_SHORT_MAX_BLOCKS + 1 < (1 << 16), "short-job signature fields");
+
 /* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
    |short_lim| bytes of hashed rows and |mlim_enc| / |mlim_dec| of message (the burst's limits,
    by direction: burst_mlim); returns the index of the first job that is not (or n). Kept small
@@ -406,21 +416,38 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
                            unsigned *failed)
 {
     uint64_t b = 0;
-    for (; i < n; i++) {
-        mbgcm_job *job = &jobs[i];
-        unsigned cls;
-        uint32_t shape;
-        if (!mbgcmi_short_fast(job, short_lim, burst_mlim(job, mlim_enc, mlim_dec), &cls,
-                               &shape)) {
+    /* the class being filled in locals, back in *f around the calls that read it */
+    struct mbgcmi_short_class *c = f->c;
+    unsigned fcls = f->cls, k = f->n, same = f->same;
+    mbgcm_job *job = jobs + i;
+    mbgcm_job *const end = jobs + n;
+    for (; job != end; job++) {
+        const uint64_t mlim = burst_mlim(job, mlim_enc, mlim_dec);
+        if (!mbgcmi_short_valid(job, mlim)) {
             break;
         }
-        b += job->len;
-        if (__builtin_expect(f->c == NULL || cls != f->cls, 0)) {
-            fill_take(m, f, cls, job, now);
+        const uint64_t sig = mbgcmi_short_sig(job);
+        if (__builtin_expect(sig != f->sig, 0)) {
+            if (!mbgcmi_short_classify(job->len, job->aad_len, job->tag_len, (unsigned)job->dir,
+                                       mbgcmi_key_c(job->key)->rounds, short_lim, mlim,
+                                       &f->sig_cls, &f->sig_shape)) {
+                break;
+            }
+            f->sig = sig;
         }
-        struct mbgcmi_short_class *c = f->c;
-        unsigned k = f->n;
-        f->same &= job->key == c->key;
+        const unsigned cls = f->sig_cls;
+        const uint32_t shape = f->sig_shape;
+        b += job->len;
+        if (__builtin_expect(c == NULL || cls != fcls, 0)) {
+            f->n = k;
+            f->same = same;
+            fill_take(m, f, cls, job, now);
+            c = f->c;
+            fcls = cls;
+            k = f->n;
+            same = f->same;
+        }
+        same &= job->key == c->key;
         /* The kernel runs when the class fills or the burst ends, so these lines load while
            the rest of the burst is checked: with keys and buffers beyond the caches (a gateway
            with thousands of SAs) each group of four otherwise waited on its misses in turn.
@@ -436,14 +463,18 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
         __builtin_prefetch((const void *)((uintptr_t)job->src + (job->len >> 1)));
         c->job[k] = job;
         c->shape[k] = shape;
-        f->n = ++k;
-        if (__builtin_expect(k == MBGCMI_SHORT_MAX_JOBS, 0)) {
+        if (__builtin_expect(++k == MBGCMI_SHORT_MAX_JOBS, 0)) {
+            f->n = k;
+            f->same = same;
             fill_put(m, f);
             *failed += mbgcmi_short_run(m, cls, MBGCMI_RUN_BURST);
+            c = NULL;
         }
     }
+    f->n = k;
+    f->same = same;
     *bytes += b;
-    return i;
+    return (unsigned)(job - jobs);
 }
 
 /* A valid linear burst job with a 12-byte IV, single-stream: gathered for the arch's pipelined
@@ -528,7 +559,7 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     unsigned direct = 0, failed = 0;
     uint64_t direct_bytes = 0;
     const unsigned staged0 = m->staged; /* ring jobs waiting in short-job classes */
-    struct burst_fill f = {NULL, 0, 0, 0, 0, 0};
+    struct burst_fill f = {NULL, 0, 0, 0, 0, 0, UINT64_MAX, 0, 0};
     const int short_on = shortfast && mbgcmi_burst_short_on(m, jobs, n);
     /* the message limits of its short jobs, by direction (the arch's crossovers) */
     const uint64_t mlim_enc = !shortfast ? 0 : short_on ? m->burst_short_msg_lim : 1;

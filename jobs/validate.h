@@ -101,24 +101,39 @@ mbgcmi_job12_valid(const mbgcm_job *job, uint64_t lim_len, uint64_t lim_aad)
    short job under |lim| bytes of hashed rows and |mlim| bytes of message
    (mbgcmi_short_classify: at most MBGCMI_SHORT_MAX_AAD bytes of AAD and a message, or no
    message and the AAD), with *cls and *shape set for the short-job classes; 0 for anything
-   else (which then takes the general path, where every check gives its status). */
+   else (which then takes the general path, where every check gives its status).
+   mbgcmi_short_valid is its first half: the checks, and a message under |mlim|. */
 static inline __attribute__((always_inline)) int
-mbgcmi_short_fast(const mbgcm_job *job, uint64_t lim, uint64_t mlim, unsigned *cls,
-                  uint32_t *shape)
+mbgcmi_short_valid(const mbgcm_job *job, uint64_t mlim)
 {
-    const uint64_t len = job->len, aad = job->aad_len;
+    const uint64_t len = job->len;
     /* shape and kind: a 12-byte IV, linear, short lengths */
     if (job->iv_len != 12 || ((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl) != 0 ||
         len >= mlim) {
         return 0;
     }
     /* AAD: at most MBGCMI_SHORT_MAX_AAD bytes beside a message; a GMAC job's up to 256 */
-    if (!mbgcmi_job12_valid(job, UINT64_MAX, len != 0 ? MBGCMI_SHORT_MAX_AAD
-                                                       : 16 * MBGCMI_SHORT_MAX_BLOCKS)) {
-        return 0;
-    }
-    return mbgcmi_short_classify(len, aad, job->tag_len, (unsigned)job->dir,
+    return mbgcmi_job12_valid(job, UINT64_MAX, len != 0 ? MBGCMI_SHORT_MAX_AAD
+                                                        : 16 * MBGCMI_SHORT_MAX_BLOCKS);
+}
+
+static inline __attribute__((always_inline)) int
+mbgcmi_short_fast(const mbgcm_job *job, uint64_t lim, uint64_t mlim, unsigned *cls,
+                  uint32_t *shape)
+{
+    return mbgcmi_short_valid(job, mlim) &&
+           mbgcmi_short_classify(job->len, job->aad_len, job->tag_len, (unsigned)job->dir,
                                  mbgcmi_key_c(job->key)->rounds, lim, mlim, cls, shape);
+}
+
+/* What mbgcmi_short_classify reads of a job that mbgcmi_short_valid passed with a message
+   limit of at most 2^16 (so len < 2^16, aad_len <= 256, tag_len <= 16, dir 1 or 2, 10..14
+   rounds), as one value: two such jobs with the same signature have the same class and shape
+   under the same limits. */
+static inline __attribute__((always_inline)) uint64_t mbgcmi_short_sig(const mbgcm_job *job)
+{
+    return (uint64_t)job->len | (uint64_t)job->aad_len << 16 | (uint64_t)job->tag_len << 32 |
+           (uint64_t)job->dir << 40 | (uint64_t)mbgcmi_key_c(job->key)->rounds << 48;
 }
 
 #endif

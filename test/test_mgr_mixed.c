@@ -237,6 +237,105 @@ static void mixed_cfg(int cfg)
                   (unsigned long long)groups, (unsigned long long)counts[cfg]);
 }
 
+/* Bursts longer than a short-job class holds (MBGCMI_SHORT_MAX_JOBS): 1..200 jobs of one
+   block count on the default manager, so that a class fills up and runs in the middle of the
+   burst and the jobs after it start the class again; in half of the bursts two key sizes take
+   turns job by job (two classes filled in alternation). Directions, tag lengths, AAD, GMAC
+   jobs, in place or not and failing tags vary per job; every job is checked, and where all of
+   a one-class burst's jobs take the short-job kernel, so is the number of its runs. */
+static void bigburst_cfg(int cfg)
+{
+    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
+        print_message("%s: not supported here\n", tu_mgr_label(cfg));
+        skip();
+    }
+    char label[64];
+    snprintf(label, sizeof label, "mgr_mixed/bigburst/%s", tu_mgr_label(cfg));
+    tu_rng r;
+    tu_rng_init(&r, label);
+    struct pool p;
+    p.k = tu_keys_new(&r, 6, 16);
+    for (int s = 0; s < 3; s++) {
+        tu_key_random(&r, &p.k[2 * s], 16 + 8 * (size_t)s);
+        tu_key_random(&r, &p.k[2 * s + 1], 16 + 8 * (size_t)s);
+    }
+    mbgcm_mgr *m = tu_mgr_open(cfg, 0, 0, 0);
+    static const unsigned sizes[] = {1, 63, 64, 65, 127, 128, 129, 130, 200};
+    enum { NMAX = 200 };
+    tu_tjob **t = tu_xmalloc(NMAX * sizeof *t);
+    mbgcm_job *bj = tu_xmalloc(NMAX * sizeof *bj);
+    tu_jspec *sp = tu_xmalloc(NMAX * sizeof *sp);
+    const unsigned reps = (unsigned)tu_scaled(24);
+    uint64_t full_runs = 0;
+    for (unsigned rep = 0; rep < reps; rep++) {
+        const unsigned n = sizes[tu_rng_below(&r, sizeof sizes / sizeof sizes[0])];
+        /* up to 9 blocks: under every variant's burst limits for the short-job kernel */
+        const unsigned nb = (unsigned)tu_rng_below(&r, 10);
+        const size_t ks0 = tu_rng_below(&r, 3), ks1 = rep & 1 ? (ks0 + 1) % 3 : ks0;
+        char ctx[160];
+        snprintf(ctx, sizeof ctx, "arch=%s bigburst %u jobs of %u blocks, key sizes %zu/%zu "
+                 "(seed 0x%016llx)", tu_mgr_label(cfg), n, nb, ks0, ks1,
+                 (unsigned long long)tu_seed());
+        for (unsigned i = 0; i < n; i++) {
+            memset(&sp[i], 0, sizeof sp[i]);
+            sp[i].key = key_for(&r, &p, i & 1 ? ks1 : ks0);
+            sp[i].dir = tu_rng_below(&r, 2) ? MBGCM_DECRYPT : MBGCM_ENCRYPT;
+            sp[i].tag_len = tu_rng_below(&r, 4) == 0 ? tu_pick_tag_len(&r) : 16;
+            sp[i].in_place = (int)tu_rng_below(&r, 2);
+            sp[i].tamper = tu_rng_below(&r, 8) == 0;
+            sp[i].iv_len = 12;
+            sp[i].aad_len = (size_t)tu_rng_below(&r, MBGCMI_SHORT_MAX_AAD + 1);
+            sp[i].len = nb == 0 ? 0 : 16 * (nb - 1) + 1 + (size_t)tu_rng_below(&r, 16);
+            if (nb >= 2 && tu_rng_below(&r, 8) == 0) { /* a GMAC job of as many AAD blocks */
+                sp[i].aad_len = sp[i].len;
+                sp[i].len = 0;
+            }
+            t[i] = tu_tjob_new(&r, &sp[i]);
+        }
+        unsigned want = 0;
+        for (unsigned i = 0; i < n; i++) {
+            tu_tjob_load(t[i], &bj[i], NULL, &r);
+            want += t[i]->expect == MBGCM_OK;
+        }
+        const int short_on = (n >= 2 || m->burst_short_min_jobs == 0) &&
+                             tu_burst_short_on(m, bj, n);
+        unsigned nshort = 0;
+        for (unsigned i = 0; i < n; i++) {
+            nshort += !tu_goes_single_burst(m, m->single_min_len, &sp[i], short_on);
+        }
+        mbgcm_stats s0, s1;
+        assert_int_equal(mbgcm_mgr_stats(m, &s0), MBGCM_OK);
+        const unsigned ok = mbgcm_submit_burst(m, bj, n);
+        TU_CHECK(ok == want, "%s: burst returned %u, expected %u", ctx, ok, want);
+        assert_int_equal(mbgcm_mgr_stats(m, &s1), MBGCM_OK);
+        for (unsigned i = 0; i < n; i++) {
+            tu_tjob_check(t[i], &bj[i], ctx);
+            tu_tjob_free(t[i]);
+        }
+        if (m->sc != NULL && ks0 == ks1 && nshort == n) {
+            const uint64_t runs = (n + MBGCMI_SHORT_MAX_JOBS - 1) / MBGCMI_SHORT_MAX_JOBS;
+            TU_CHECK(s1.runs_burst - s0.runs_burst == runs,
+                     "%s: %llu short-job runs, expected %llu", ctx,
+                     (unsigned long long)(s1.runs_burst - s0.runs_burst),
+                     (unsigned long long)runs);
+            full_runs += n / MBGCMI_SHORT_MAX_JOBS;
+        }
+        counts[cfg] += n;
+    }
+    assert_int_equal(mbgcm_queue_size(m), 0);
+    mbgcm_mgr_free(m);
+    free(sp);
+    free(bj);
+    free(t);
+    tu_keys_free(p.k, 6);
+    print_message("%-8s bigburst: %u bursts, %llu full short-job classes run mid-burst\n",
+                  tu_mgr_label(cfg), reps, (unsigned long long)full_runs);
+}
+
+static void bigburst_generic(void **state) { (void)state; bigburst_cfg(TU_ARCH("generic")); }
+static void bigburst_avx2(void **state) { (void)state; bigburst_cfg(TU_ARCH("avx2")); }
+static void bigburst_avx512(void **state) { (void)state; bigburst_cfg(TU_ARCH("avx512")); }
+
 static void mixed_generic(void **state) { (void)state; mixed_cfg(TU_ARCH("generic")); }
 static void mixed_aesni(void **state) { (void)state; mixed_cfg(TU_ARCH("aesni")); }
 static void mixed_avx2(void **state) { (void)state; mixed_cfg(TU_ARCH("avx2")); }
@@ -250,6 +349,8 @@ int main(void)
         cmocka_unit_test(mixed_generic), cmocka_unit_test(mixed_aesni),
         cmocka_unit_test(mixed_avx2),    cmocka_unit_test(mixed_avx512),
         cmocka_unit_test(mixed_auto),
+        cmocka_unit_test(bigburst_generic), cmocka_unit_test(bigburst_avx2),
+        cmocka_unit_test(bigburst_avx512),
     };
     const int fails = cmocka_run_group_tests_name("mgr_mixed", tests, NULL, NULL);
     tu_print_mgr_counts("jobs", counts);
