@@ -273,10 +273,7 @@ static size_t pair_len(unsigned i, unsigned pass)
 
 static void guard_cfg(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
-        print_message("%s: not supported here\n", tu_mgr_label(cfg));
-        skip();
-    }
+    tu_mgr_need_cfg(cfg);
     install_handler();
     char label[64];
     snprintf(label, sizeof label, "mgr_guard/%s", tu_mgr_label(cfg));

@@ -128,10 +128,7 @@ static void short_calls_check(tu_tjob *const t[4], const mbgcm_stats *s0, const 
 
 static void mixed_cfg(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
-        print_message("%s: not supported here\n", tu_mgr_label(cfg));
-        skip();
-    }
+    tu_mgr_need_cfg(cfg);
     tu_mgr_need_lanes(cfg);
     char label[64];
     snprintf(label, sizeof label, "mgr_mixed/%s", tu_mgr_label(cfg));
@@ -245,10 +242,7 @@ static void mixed_cfg(int cfg)
    a one-class burst's jobs take the short-job kernel, so is the number of its runs. */
 static void bigburst_cfg(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
-        print_message("%s: not supported here\n", tu_mgr_label(cfg));
-        skip();
-    }
+    tu_mgr_need_cfg(cfg);
     char label[64];
     snprintf(label, sizeof label, "mgr_mixed/bigburst/%s", tu_mgr_label(cfg));
     tu_rng r;

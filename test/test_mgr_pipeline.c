@@ -519,10 +519,7 @@ static void part_masks(struct run *R)
 
 static void pipeline_cfg(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
-        print_message("%s: not supported here\n", tu_mgr_label(cfg));
-        skip();
-    }
+    tu_mgr_need_cfg(cfg);
     const int arch = tu_mgr_runs_arch(cfg);
     const int jobs12 = tu_arch(arch) != NULL && tu_arch(arch)->ops->jobs12 != NULL;
 #if defined(MBGCM_HAVE_NASM)

@@ -52,10 +52,7 @@ static uint64_t counts[TU_MGR_NCFG];
 
 static void need(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
-        print_message("%s: not supported here\n", tu_mgr_label(cfg));
-        skip();
-    }
+    tu_mgr_need_cfg(cfg);
 }
 
 /* A per-arch test's start: skipped where |cfg| is not supported; |label| "mgr_ring/what/arch"

@@ -581,10 +581,7 @@ static uint64_t budget_for(int cfg)
 
 static void stress_cfg(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
-        print_message("%s: not supported here\n", tu_mgr_label(cfg));
-        skip();
-    }
+    tu_mgr_need_cfg(cfg);
     if (valgrind_mode && cfg != TU_ARCH("generic") && cfg != TU_ARCH("aesni")) {
         print_message("%s: not run under valgrind\n", tu_mgr_label(cfg));
         skip();

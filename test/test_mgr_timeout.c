@@ -46,10 +46,7 @@ static uint64_t clk_read(void *ctx)
 
 static void need(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
-        print_message("%s: not supported here\n", tu_mgr_label(cfg));
-        skip();
-    }
+    tu_mgr_need_cfg(cfg);
 }
 
 static tu_tjob *job_aad(tu_rng *r, const tu_key *k, size_t aad_len, size_t len)

@@ -136,10 +136,7 @@ static void wjob_check(struct wjob *w, const mbgcm_job *j, const char *ctx)
 
 static void wrap_cfg(int cfg)
 {
-    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
-        print_message("%s: not supported here\n", tu_mgr_label(cfg));
-        skip();
-    }
+    tu_mgr_need_cfg(cfg);
     tu_mgr_need_lanes(cfg);
     char label[64];
     snprintf(label, sizeof label, "mgr_wrap/%s", tu_mgr_label(cfg));

@@ -771,6 +771,14 @@ int tu_goes_wide(const mbgcm_mgr *m, const tu_jspec *sp)
                                                       sp->aad_len);
 }
 
+void tu_mgr_need_cfg(int cfg)
+{
+    if (cfg != TU_MGR_AUTO && !tu_arch_supported(cfg)) {
+        print_message("%s: not supported here\n", tu_mgr_label(cfg));
+        skip();
+    }
+}
+
 void tu_mgr_need_lanes(int cfg)
 {
     if (!tu_mgr_has_lanes(cfg)) {

@@ -182,6 +182,9 @@ int tu_mgr_has_lanes(int cfg);
 /* Skip the running test (with a message) when the configuration has no lane kernel: for
    tests of lane behaviour (staging, lane timeouts, lane runs, the J0 lane hook). */
 void tu_mgr_need_lanes(int cfg);
+/* Skip the running test (with a message) when configuration |cfg| (an arch index, or
+   TU_MGR_AUTO) does not run on this CPU. */
+void tu_mgr_need_cfg(int cfg);
 /* mbgcm_mgr_create with that configuration; fails the test on error; checks mbgcm_mgr_arch. */
 mbgcm_mgr *tu_mgr_open(int cfg, unsigned lanes, unsigned queue_size, uint64_t timeout_ns);
 /* Print "label: generic=N ... auto=N (total N)" for the supported configurations. */
