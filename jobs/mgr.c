@@ -428,12 +428,16 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
         }
         const uint64_t sig = mbgcmi_short_sig(job);
         if (__builtin_expect(sig != f->sig, 0)) {
+            unsigned ncls;
+            uint32_t nshape;
             if (!mbgcmi_short_classify(job->len, job->aad_len, job->tag_len, (unsigned)job->dir,
-                                       mbgcmi_key_c(job->key)->rounds, short_lim, mlim,
-                                       &f->sig_cls, &f->sig_shape)) {
-                break;
+                                       mbgcmi_key_c(job->key)->rounds, short_lim, mlim, &ncls,
+                                       &nshape)) {
+                break; /* (the cache keeps the last classification that succeeded) */
             }
             f->sig = sig;
+            f->sig_cls = ncls;
+            f->sig_shape = nshape;
         }
         const unsigned cls = f->sig_cls;
         const uint32_t shape = f->sig_shape;
