@@ -275,10 +275,8 @@ static void guard_cfg(int cfg)
 {
     tu_mgr_need_cfg(cfg);
     install_handler();
-    char label[64];
-    snprintf(label, sizeof label, "mgr_guard/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    tu_mgr_rng_init(&r, "mgr_guard", cfg);
     tu_key *keys = tu_keys_new(&r, 3, 16);
     tu_key_random(&r, &keys[1], 24);
     tu_key_random(&r, &keys[2], 32);

@@ -39,6 +39,22 @@ struct pool {
                       key half of the time) */
 };
 
+/* Two key objects per key size; the second a copy of the first's raw key half of the time. */
+static void pool_init(tu_rng *r, struct pool *p)
+{
+    p->k = tu_keys_new(r, 6, 16);
+    for (int s = 0; s < 3; s++) {
+        tu_key_random(r, &p->k[2 * s], 16 + 8 * (size_t)s);
+        tu_key_random(r, &p->k[2 * s + 1], 16 + 8 * (size_t)s);
+        if (tu_rng_below(r, 2)) { /* same raw key, another object */
+            memcpy(p->k[2 * s + 1].raw, p->k[2 * s].raw, 32);
+            assert_int_equal(mbgcm_key_init(&p->k[2 * s + 1].key, p->k[2 * s].raw,
+                                            16 + 8 * (size_t)s),
+                             MBGCM_OK);
+        }
+    }
+}
+
 static const tu_key *key_for(tu_rng *r, const struct pool *p, size_t ks)
 {
     return &p->k[2 * ks + tu_rng_below(r, 2)];
@@ -130,22 +146,11 @@ static void mixed_cfg(int cfg)
 {
     tu_mgr_need_cfg(cfg);
     tu_mgr_need_lanes(cfg);
-    char label[64];
-    snprintf(label, sizeof label, "mgr_mixed/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    tu_mgr_rng_init(&r, "mgr_mixed", cfg);
     const int fast = tu_mgr_fast_lanes(cfg);
     struct pool p;
-    p.k = tu_keys_new(&r, 6, 16);
-    for (int s = 0; s < 3; s++) {
-        tu_key_random(&r, &p.k[2 * s], 16 + 8 * (size_t)s);
-        tu_key_random(&r, &p.k[2 * s + 1], 16 + 8 * (size_t)s);
-        if (tu_rng_below(&r, 2)) { /* same raw key, another object */
-            memcpy(p.k[2 * s + 1].raw, p.k[2 * s].raw, 32);
-            assert_int_equal(mbgcm_key_init(&p.k[2 * s + 1].key, p.k[2 * s].raw, 16 + 8 * (size_t)s),
-                             MBGCM_OK);
-        }
-    }
+    pool_init(&r, &p);
     mbgcm_mgr *m = tu_mgr_open(cfg, 4, 16, 0);
     mbgcmi_mgr_set_single_min_len(m, UINT64_MAX);
     const int has_short = tu_arch(tu_mgr_runs_arch(cfg))->short_jobs != NULL;
@@ -243,16 +248,10 @@ static void mixed_cfg(int cfg)
 static void bigburst_cfg(int cfg)
 {
     tu_mgr_need_cfg(cfg);
-    char label[64];
-    snprintf(label, sizeof label, "mgr_mixed/bigburst/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    tu_mgr_rng_init(&r, "mgr_mixed/bigburst", cfg);
     struct pool p;
-    p.k = tu_keys_new(&r, 6, 16);
-    for (int s = 0; s < 3; s++) {
-        tu_key_random(&r, &p.k[2 * s], 16 + 8 * (size_t)s);
-        tu_key_random(&r, &p.k[2 * s + 1], 16 + 8 * (size_t)s);
-    }
+    pool_init(&r, &p);
     mbgcm_mgr *m = tu_mgr_open(cfg, 0, 0, 0);
     static const unsigned sizes[] = {1, 63, 64, 65, 127, 128, 129, 130, 200};
     enum { NMAX = 200 };

@@ -586,10 +586,8 @@ static void stress_cfg(int cfg)
         print_message("%s: not run under valgrind\n", tu_mgr_label(cfg));
         skip();
     }
-    char label[64];
-    snprintf(label, sizeof label, "mgr_stress/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    tu_mgr_rng_init(&r, "mgr_stress", cfg);
     const uint64_t total = budget_for(cfg);
     const int fast = tu_mgr_fast_lanes(cfg);
     const double t0 = now_s();

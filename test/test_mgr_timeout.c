@@ -80,10 +80,8 @@ static void boundary_cfg(int cfg)
 {
     need(cfg);
     tu_mgr_need_lanes(cfg);
-    char label[64];
-    snprintf(label, sizeof label, "mgr_timeout/boundary/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    tu_mgr_rng_init(&r, "mgr_timeout/boundary", cfg);
     tu_key *k = tu_keys_new(&r, 1, 0);
     static const uint64_t touts[4] = {1, 1000, 1000000000u, UINT64_C(1) << 40};
     static const unsigned lanes[3] = {4, 8, 16};
@@ -198,10 +196,8 @@ static void staggered_cfg(int cfg)
 {
     need(cfg);
     tu_mgr_need_lanes(cfg);
-    char label[64];
-    snprintf(label, sizeof label, "mgr_timeout/staggered/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    tu_mgr_rng_init(&r, "mgr_timeout/staggered", cfg);
     tu_key *k = tu_keys_new(&r, 3, 0);
     const unsigned rounds = (unsigned)tu_scaled(tu_mgr_fast_lanes(cfg) ? 60 : 20);
     for (unsigned round = 0; round < rounds; round++) {
@@ -288,10 +284,8 @@ static void staggered_cfg(int cfg)
 static void app_loop_cfg(int cfg)
 {
     need(cfg);
-    char label[64];
-    snprintf(label, sizeof label, "mgr_timeout/app/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    tu_mgr_rng_init(&r, "mgr_timeout/app", cfg);
     const int fast = tu_mgr_fast_lanes(cfg);
     tu_key *k = tu_keys_new(&r, 4, 0);
     const unsigned sessions = (unsigned)tu_scaled(fast ? 40 : 12);
@@ -450,10 +444,8 @@ static void zero_cfg(int cfg)
 {
     need(cfg);
     tu_mgr_need_lanes(cfg);
-    char label[64];
-    snprintf(label, sizeof label, "mgr_timeout/zero/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    tu_mgr_rng_init(&r, "mgr_timeout/zero", cfg);
     tu_key *k = tu_keys_new(&r, 2, 0);
     static const unsigned lane_set[4] = {4, 8, 12, 16};
     for (int li = 0; li < 4; li++) {

@@ -138,10 +138,8 @@ static void wrap_cfg(int cfg)
 {
     tu_mgr_need_cfg(cfg);
     tu_mgr_need_lanes(cfg);
-    char label[64];
-    snprintf(label, sizeof label, "mgr_wrap/%s", tu_mgr_label(cfg));
     tu_rng r;
-    tu_rng_init(&r, label);
+    tu_mgr_rng_init(&r, "mgr_wrap", cfg);
     tu_key *keys = tu_keys_new(&r, 3, 16);
     tu_key_random(&r, &keys[1], 24);
     tu_key_random(&r, &keys[2], 32);

@@ -779,6 +779,13 @@ void tu_mgr_need_cfg(int cfg)
     }
 }
 
+void tu_mgr_rng_init(tu_rng *r, const char *test, int cfg)
+{
+    char label[96];
+    snprintf(label, sizeof label, "%s/%s", test, tu_mgr_label(cfg));
+    tu_rng_init(r, label);
+}
+
 void tu_mgr_need_lanes(int cfg)
 {
     if (!tu_mgr_has_lanes(cfg)) {

@@ -185,6 +185,8 @@ void tu_mgr_need_lanes(int cfg);
 /* Skip the running test (with a message) when configuration |cfg| (an arch index, or
    TU_MGR_AUTO) does not run on this CPU. */
 void tu_mgr_need_cfg(int cfg);
+/* Seed |r| for configuration |cfg| of test |test|: the label "test/<configuration>". */
+void tu_mgr_rng_init(tu_rng *r, const char *test, int cfg);
 /* mbgcm_mgr_create with that configuration; fails the test on error; checks mbgcm_mgr_arch. */
 mbgcm_mgr *tu_mgr_open(int cfg, unsigned lanes, unsigned queue_size, uint64_t timeout_ns);
 /* Print "label: generic=N ... auto=N (total N)" for the supported configurations. */
