@@ -364,6 +364,10 @@ struct burst_fill {
     uint64_t sig;
     unsigned sig_cls;
     uint32_t sig_shape;
+    /* single-stream jobs met between short ones: taken on the spot when the arch has a whole12
+       (single12), by single12_ok with this message limit (see fill_single12) */
+    int single12;
+    uint64_t single_from;
 };
 
 /* A burst job's message limit for the short-job kernel: its direction's */
@@ -406,6 +410,33 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
    the short-job limit */
 _Static_assert(16 * MBGCMI_SHORT_MAX_BLOCKS + 1 < (1 << 16), "short-job signature fields");
 
+/* A valid linear burst job with a 12-byte IV, single-stream: gathered for the arch's pipelined
+   call where its ops say that pays, else run now through whole12 and completed. Returns 1
+   when it ran and failed its tag. */
+static inline __attribute__((always_inline)) unsigned
+burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
+{
+    if (mbgcmi_jobs12_takes(ops, job->dir == MBGCM_DECRYPT, job->len, job->aad_len)) {
+        m->defer[m->ndefer++] = job;
+        return m->ndefer == MBGCMI_JOBS12_MAX ? mbgcmi_sched_run_deferred(m) : 0;
+    }
+    return single12_now(m, ops, job);
+}
+
+/* One job fill_short met that is too long for the short-job kernel: when single12_ok takes it
+   (with the burst's |single_from|), single-stream (burst_single12) and counted; returns 0, or 1
+   when it ran and failed its tag; 2: not taken (nothing done). Out of line, so that the
+   short-job loop keeps its registers. */
+static __attribute__((noinline)) unsigned fill_single_one(mbgcm_mgr *m, mbgcm_job *job,
+                                                          uint64_t single_from)
+{
+    if (!single12_ok(m, job, single_from)) {
+        return 2;
+    }
+    m->single++;
+    return burst_single12(m, m->arch->ops, job);
+}
+
 /* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
    |short_lim| bytes of hashed rows and |mlim_enc| / |mlim_dec| of message (the burst's limits,
    by direction: burst_mlim); returns the index of the first job that is not (or n). Kept small
@@ -421,9 +452,22 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
     unsigned fcls = f->cls, k = f->n, same = f->same;
     mbgcm_job *job = jobs + i;
     mbgcm_job *const end = jobs + n;
+    const mbgcm_job *after_single = NULL; /* the job after the last fill_single_one took */
     for (; job != end; job++) {
         const uint64_t mlim = burst_mlim(job, mlim_enc, mlim_dec);
         if (!mbgcmi_short_valid(job, mlim)) {
+            /* A message too long for the short-job kernel between short jobs (a burst of
+               mixed sizes): single-stream here, without leaving the loop. The second of two
+               such jobs in a row ends the loop: fill_single12 takes a run of them for less. */
+            if (job->len >= mlim && f->single12 && job != after_single) {
+                const unsigned r = fill_single_one(m, job, f->single_from);
+                if (r <= 1) {
+                    b += job->len;
+                    *failed += r;
+                    after_single = job + 1;
+                    continue;
+                }
+            }
             break;
         }
         const uint64_t sig = mbgcmi_short_sig(job);
@@ -479,19 +523,6 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
     f->same = same;
     *bytes += b;
     return (unsigned)(job - jobs);
-}
-
-/* A valid linear burst job with a 12-byte IV, single-stream: gathered for the arch's pipelined
-   call where its ops say that pays, else run now through whole12 and completed. Returns 1
-   when it ran and failed its tag. */
-static inline __attribute__((always_inline)) unsigned
-burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
-{
-    if (mbgcmi_jobs12_takes(ops, job->dir == MBGCM_DECRYPT, job->len, job->aad_len)) {
-        m->defer[m->ndefer++] = job;
-        return m->ndefer == MBGCMI_JOBS12_MAX ? mbgcmi_sched_run_deferred(m) : 0;
-    }
-    return single12_now(m, ops, job);
 }
 
 /* 1 when the lengths of |job| are those of a short job the burst's fill_short could take
@@ -563,7 +594,7 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     unsigned direct = 0, failed = 0;
     uint64_t direct_bytes = 0;
     const unsigned staged0 = m->staged; /* ring jobs waiting in short-job classes */
-    struct burst_fill f = {NULL, 0, 0, 0, 0, 0, UINT64_MAX, 0, 0};
+    struct burst_fill f = {NULL, 0, 0, 0, 0, 0, UINT64_MAX, 0, 0, 0, 0};
     const int short_on = shortfast && mbgcmi_burst_short_on(m, jobs, n);
     /* the message limits of its short jobs, by direction (the arch's crossovers) */
     const uint64_t mlim_enc = !shortfast ? 0 : short_on ? m->burst_short_msg_lim : 1;
@@ -579,6 +610,8 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     const uint64_t single_from = gmac_off                                 ? 0
                                  : shortfast && short_mlim < m->short_lim ? short_mlim
                                                                           : UINT64_MAX;
+    f.single12 = single12;
+    f.single_from = single_from;
     for (unsigned i = 0; i < n;) {
         if ((mlim_enc | mlim_dec) != 0) { /* (0: no job of this burst takes that kernel) */
             const unsigned stop =
