@@ -439,8 +439,9 @@ static __attribute__((noinline)) unsigned fill_single_one(mbgcm_mgr *m, mbgcm_jo
 
 /* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
    |short_lim| bytes of hashed rows and |mlim_enc| / |mlim_dec| of message (the burst's limits,
-   by direction: burst_mlim); returns the index of the first job that is not (or n). Kept small
-   so that the fill state stays in registers. */
+   by direction: burst_mlim), a longer job between them single-stream (fill_single_one);
+   returns the index of the first job it does not take (or n). Kept small so that the fill
+   state stays in registers. */
 static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n,
                            uint64_t short_lim, uint64_t mlim_enc, uint64_t mlim_dec,
                            struct burst_fill *f, uint64_t now, uint64_t *bytes,
