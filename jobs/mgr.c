@@ -358,12 +358,10 @@ struct burst_fill {
     struct mbgcmi_short_class *c; /* the class being filled, or NULL */
     unsigned cls, n, n0, same;    /* its index, jobs now, jobs when taken up, one key so far */
     uint64_t touched;             /* classes this burst added to */
-    /* the last classification: its job's mbgcmi_short_sig (UINT64_MAX: none yet), class and
-       shape. A burst's jobs mostly share one shape, and a signature compared costs a third of
-       a classification (the burst's limits do not change within it) */
-    uint64_t sig;
-    unsigned sig_cls;
-    uint32_t sig_shape;
+    /* the last job classified (its class is cls while c is not NULL: a class is taken only
+       after a job was classified) and its shape word */
+    struct mbgcmi_shape_memo memo;
+    uint32_t shape;
     /* single-stream jobs met between short ones: taken on the spot when the arch has a whole12
        (single12), by single12_ok with this message limit (see fill_single12) */
     int single12;
@@ -405,10 +403,6 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
     f->same = c->same;
     f->touched |= UINT64_C(1) << cls;
 }
-
-/* mbgcmi_short_sig's fields hold a short job's lengths: every message limit below is at most
-   the short-job limit */
-_Static_assert(16 * MBGCMI_SHORT_MAX_BLOCKS + 1 < (1 << 16), "short-job signature fields");
 
 /* A valid linear burst job with a 12-byte IV, single-stream: gathered for the arch's pipelined
    call where its ops say that pays, else run now through whole12 and completed. Returns 1
@@ -455,47 +449,50 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
     mbgcm_job *const end = jobs + n;
     const mbgcm_job *after_single = NULL; /* the job after the last fill_single_one took */
     for (; job != end; job++) {
-        const uint64_t mlim = burst_mlim(job, mlim_enc, mlim_dec);
-        if (!mbgcmi_short_valid(job, mlim)) {
-            /* A message too long for the short-job kernel between short jobs (a burst of
-               mixed sizes): single-stream here, without leaving the loop. The second of two
-               such jobs in a row ends the loop: fill_single12 takes a run of them for less. */
-            if (job->len >= mlim && f->single12 && job != after_single) {
-                const unsigned r = fill_single_one(m, job, f->single_from);
-                if (r <= 1) {
-                    b += job->len;
-                    *failed += r;
-                    after_single = job + 1;
-                    continue;
+        /* a job of the shape before (its class is c's) needs only the checks that shape leaves
+           open; any other is checked and classified in full */
+        if (__builtin_expect(c == NULL || !mbgcmi_shape_memo_same(&f->memo, job) ||
+                                 !mbgcmi_job12_valid_as(job, f->memo.rounds),
+                             0)) {
+            const uint64_t mlim = burst_mlim(job, mlim_enc, mlim_dec);
+            if (!mbgcmi_short_valid(job, mlim)) {
+                /* A message too long for the short-job kernel between short jobs (a burst
+                   of mixed sizes): single-stream here, without leaving the loop. The second of
+                   two such jobs in a row ends the loop: fill_single12 takes a run of them for
+                   less. */
+                if (job->len >= mlim && f->single12 && job != after_single) {
+                    const unsigned r = fill_single_one(m, job, f->single_from);
+                    if (r <= 1) {
+                        b += job->len;
+                        *failed += r;
+                        after_single = job + 1;
+                        continue;
+                    }
                 }
+                break;
             }
-            break;
-        }
-        const uint64_t sig = mbgcmi_short_sig(job);
-        if (__builtin_expect(sig != f->sig, 0)) {
             unsigned ncls;
             uint32_t nshape;
             if (!mbgcmi_short_classify(job->len, job->aad_len, job->tag_len, (unsigned)job->dir,
                                        mbgcmi_key_c(job->key)->rounds, short_lim, mlim, &ncls,
                                        &nshape)) {
-                break; /* (the cache keeps the last classification that succeeded) */
+                break; /* (the memo keeps the last classification that succeeded) */
             }
-            f->sig = sig;
-            f->sig_cls = ncls;
-            f->sig_shape = nshape;
+            mbgcmi_shape_memo_set(&f->memo, job);
+            f->shape = nshape;
+            if (c == NULL || ncls != fcls) {
+                f->n = k;
+                f->same = same;
+                fill_take(m, f, ncls, job, now);
+                c = f->c;
+                fcls = ncls;
+                k = f->n;
+                same = f->same;
+            }
         }
-        const unsigned cls = f->sig_cls;
-        const uint32_t shape = f->sig_shape;
+        const unsigned cls = fcls;
+        const uint32_t shape = f->shape;
         b += job->len;
-        if (__builtin_expect(c == NULL || cls != fcls, 0)) {
-            f->n = k;
-            f->same = same;
-            fill_take(m, f, cls, job, now);
-            c = f->c;
-            fcls = cls;
-            k = f->n;
-            same = f->same;
-        }
         same &= job->key == c->key;
         /* The kernel runs when the class fills or the burst ends, so these lines load while
            the rest of the burst is checked: with keys and buffers beyond the caches (a gateway
@@ -595,7 +592,7 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     unsigned direct = 0, failed = 0;
     uint64_t direct_bytes = 0;
     const unsigned staged0 = m->staged; /* ring jobs waiting in short-job classes */
-    struct burst_fill f = {NULL, 0, 0, 0, 0, 0, UINT64_MAX, 0, 0, 0, 0};
+    struct burst_fill f = {.c = NULL};
     const int short_on = shortfast && mbgcmi_burst_short_on(m, jobs, n);
     /* the message limits of its short jobs, by direction (the arch's crossovers) */
     const uint64_t mlim_enc = !shortfast ? 0 : short_on ? m->burst_short_msg_lim : 1;

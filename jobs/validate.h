@@ -63,6 +63,25 @@ static inline int mbgcmi_check_job_inline(const mbgcm_job *job)
                                     job->src, job->len, job->dst, job->tag, job->tag_len);
 }
 
+#define MBGCMI_NO_(c) if (__builtin_expect(!!(c), 0)) return 0
+
+/* The pointer checks of a linear job with |len| bytes of message and |aad| of AAD, as one yes /
+   no: IV and tag always, AAD with a length, source and destination with a message, which are
+   the same buffer or disjoint (distance outside -len .. len). */
+static inline __attribute__((always_inline)) int
+mbgcmi_job_ptrs_ok(const mbgcm_job *job, uint64_t len, uint64_t aad)
+{
+    MBGCMI_NO_(job->iv == NULL || job->tag == NULL);
+    MBGCMI_NO_(aad != 0 && job->aad == NULL);
+    if (len != 0) {
+        const uintptr_t src = (uintptr_t)job->src, dst = (uintptr_t)job->dst;
+        const uint64_t d = src - dst;
+        MBGCMI_NO_(src == 0 || dst == 0);
+        MBGCMI_NO_(d != 0 && d + len - 1 < 2 * len - 1);
+    }
+    return 1;
+}
+
 /* The checks of mbgcmi_check_job_inline for a job already known to have a 12-byte IV and no
    segment lists, as one yes / no (1: valid) with a message of at most |lim_len| bytes and at
    most |lim_aad| bytes of AAD (the API's limits, or tighter ones), where the full check gives
@@ -73,7 +92,6 @@ static inline int mbgcmi_check_job_inline(const mbgcm_job *job)
 static inline __attribute__((always_inline)) int
 mbgcmi_job12_valid(const mbgcm_job *job, uint64_t lim_len, uint64_t lim_aad)
 {
-#define MBGCMI_NO_(c) if (__builtin_expect(!!(c), 0)) return 0
     const uint64_t len = job->len, aad = job->aad_len, tl = job->tag_len;
     const mbgcm_key *key = job->key;
     const unsigned dir = (unsigned)job->dir;
@@ -83,18 +101,7 @@ mbgcmi_job12_valid(const mbgcm_job *job, uint64_t lim_len, uint64_t lim_aad)
     MBGCMI_NO_(dir - 1u > 1u);
     MBGCMI_NO_(tl - 4 > 12 || ((0x1F110u >> tl) & 1u) == 0);
     MBGCMI_NO_(key == NULL || ((uintptr_t)key & 63) != 0 || !mbgcmi_key_ok(key));
-    /* pointers: IV and tag always, AAD with a length, source and destination with a message,
-       which are the same buffer or disjoint (distance outside -len .. len) */
-    MBGCMI_NO_(job->iv == NULL || job->tag == NULL);
-    MBGCMI_NO_(aad != 0 && job->aad == NULL);
-    if (len != 0) {
-        const uintptr_t src = (uintptr_t)job->src, dst = (uintptr_t)job->dst;
-        const uint64_t d = src - dst;
-        MBGCMI_NO_(src == 0 || dst == 0);
-        MBGCMI_NO_(d != 0 && d + len - 1 < 2 * len - 1);
-    }
-#undef MBGCMI_NO_
-    return 1;
+    return mbgcmi_job_ptrs_ok(job, len, aad);
 }
 
 /* The common short job in one pass: 1 when |job| is valid, linear, has a 12-byte IV and is a
@@ -126,14 +133,50 @@ mbgcmi_short_fast(const mbgcm_job *job, uint64_t lim, uint64_t mlim, unsigned *c
                                  mbgcmi_key_c(job->key)->rounds, lim, mlim, cls, shape);
 }
 
-/* What mbgcmi_short_classify reads of a job that mbgcmi_short_valid passed with a message
-   limit of at most 2^16 (so len < 2^16, aad_len <= 256, tag_len <= 16, dir 1 or 2, 10..14
-   rounds), as one value: two such jobs with the same signature have the same class and shape
-   under the same limits. */
-static inline __attribute__((always_inline)) uint64_t mbgcmi_short_sig(const mbgcm_job *job)
+/* A burst's jobs mostly share one shape: what decides a valid short job's limits and class
+   is its len, aad_len, tag_len, dir and its key's rounds. A memo of those fields of a job that
+   passed mbgcmi_short_valid and was classified under a burst's limits lets a later job equal
+   in all of them skip the checks they settle (the lengths' limits, the tag length, the
+   direction, the rounds' values) and the classification: it needs only
+   mbgcmi_job12_valid_as. */
+struct mbgcmi_shape_memo {
+    uint64_t len, aad, tl;
+    int dir;
+    uint32_t rounds;
+};
+
+static inline __attribute__((always_inline)) void
+mbgcmi_shape_memo_set(struct mbgcmi_shape_memo *s, const mbgcm_job *job)
 {
-    return (uint64_t)job->len | (uint64_t)job->aad_len << 16 | (uint64_t)job->tag_len << 32 |
-           (uint64_t)job->dir << 40 | (uint64_t)mbgcmi_key_c(job->key)->rounds << 48;
+    s->len = job->len;
+    s->aad = job->aad_len;
+    s->tl = job->tag_len;
+    s->dir = job->dir;
+    s->rounds = mbgcmi_key_c(job->key)->rounds;
 }
+
+static inline __attribute__((always_inline)) int
+mbgcmi_shape_memo_same(const struct mbgcmi_shape_memo *s, const mbgcm_job *job)
+{
+    return job->len == s->len && job->aad_len == s->aad && job->tag_len == s->tl &&
+           job->dir == s->dir;
+}
+
+/* The rest of the checks for a job that mbgcmi_shape_memo_same matched: a 12-byte IV, linear,
+   no extension, the key present, aligned and initialised with |rounds| rounds (the memo's),
+   and the pointers. For such a job this and the full checks the memo's job passed agree. */
+static inline __attribute__((always_inline)) int mbgcmi_job12_valid_as(const mbgcm_job *job,
+                                                                      uint32_t rounds)
+{
+    const mbgcm_key *key = job->key;
+    MBGCMI_NO_(job->iv_len != 12 || ((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl) != 0);
+    MBGCMI_NO_(job->reserved_ != NULL);
+    MBGCMI_NO_(key == NULL || ((uintptr_t)key & 63) != 0);
+    MBGCMI_NO_(mbgcmi_key_c(key)->magic != MBGCMI_KEY_MAGIC ||
+               mbgcmi_key_c(key)->rounds != rounds);
+    return mbgcmi_job_ptrs_ok(job, job->len, job->aad_len);
+}
+
+#undef MBGCMI_NO_
 
 #endif

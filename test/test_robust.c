@@ -15,7 +15,9 @@
  *  - invalid job mixes: on every arch, random sequences of valid jobs, every kind of invalid
  *    job (tu_bad), malformed scatter-gather lists, refused bursts, flushes and polls; every
  *    job returns in order with its status and byte-exact memory image, the manager stays
- *    usable (queue drains to 0, stats add up).
+ *    usable (queue drains to 0, stats add up). Bursts of one short-job shape with invalid
+ *    jobs and valid ones of another key size or IV length among them (the shorter checks a job
+ *    of the shape before takes).
  *  - out of memory: every allocation the libraries make fails in turn (allocation hooks:
  *    mbgcmi_alloc, mbgcmi_cob_alloc) for mbgcm_mgr_create and every Cobblestone call that creates managers
  *    (1 to 3 threads): MBGCM_ERR_NOMEM, outputs untouched, nothing leaked (the hook counts
@@ -488,6 +490,119 @@ static void t_invalid_mix(void **state)
                   "after each\n", (unsigned long long)total, (unsigned long long)invalid);
 }
 
+/* ---- bursts of one shape with invalid jobs among them ---------------------------------------- */
+
+/* A burst job with the len, aad_len, tag_len and dir of the short job classified before it
+   takes shorter checks (jobs/validate.h, mbgcmi_shape_memo: those fields' limits are settled).
+   Bursts of one such shape, with, at random places after the first job, every kind of invalid
+   job that keeps the shape, valid jobs that differ only in what the shorter checks must still
+   tell apart (the key's size, the IV's length) and valid jobs of another shape in one of the
+   fields compared, on every arch: each job returns its own status and memory image. */
+static void t_invalid_same_shape(void **state)
+{
+    (void)state;
+    static const int kinds[] = {TU_BAD_RESERVED,   TU_BAD_KEY_NULL,       TU_BAD_KEY_WIPED,
+                                TU_BAD_KEY_UNINIT, TU_BAD_KEY_MISALIGNED, TU_BAD_IV_LEN0,
+                                TU_BAD_IV_LEN_HUGE, TU_BAD_IV_NULL,       TU_BAD_TAG_NULL,
+                                TU_BAD_AAD_NULL,   TU_BAD_SRC_NULL,       TU_BAD_DST_NULL,
+                                TU_BAD_OVERLAP,    TU_BAD_KEY_NOMAGIC};
+    const unsigned nkinds = sizeof kinds / sizeof kinds[0];
+    int cfgs[TU_MGR_NCFG];
+    const int nc = tu_mgr_configs(cfgs);
+    tu_key *ka = tu_keys_new(&rng, 3, 16), *kb = tu_keys_new(&rng, 3, 32);
+    uint64_t total = 0, invalid = 0, other = 0;
+    enum { NB = 40 };
+    for (int ci = 0; ci < nc; ci++) {
+        const int fast = tu_mgr_fast_lanes(cfgs[ci]);
+        mbgcm_mgr *m = tu_mgr_open(cfgs[ci], 4, 64, 0);
+        mbgcm_stats st0;
+        assert_int_equal(mbgcm_mgr_stats(m, &st0), MBGCM_OK);
+        uint64_t want_invalid = 0, done = 0;
+        for (unsigned rep = 0; rep < (fast ? 60u : 12u); rep++) {
+            /* the burst's shape: a short job (or a GMAC job: no message, up to 256 bytes of
+               AAD) */
+            const int ka_first = tu_rng_below(&rng, 2) != 0;
+            tu_jspec base;
+            memset(&base, 0, sizeof base);
+            base.dir = tu_rng_below(&rng, 2) ? MBGCM_DECRYPT : MBGCM_ENCRYPT;
+            base.iv_len = 12;
+            base.tag_len = tu_pick_tag_len(&rng);
+            base.len = tu_rng_below(&rng, 8) == 0 ? 0 : (size_t)tu_rng_range(&rng, 1, 256);
+            base.aad_len = base.len == 0 ? (size_t)tu_rng_range(&rng, 1, 256)
+                                         : (size_t)tu_rng_below(&rng, 17);
+            const unsigned n = 4 + (unsigned)tu_rng_below(&rng, NB - 3);
+            tu_tjob *t[NB];
+            mbgcm_job bj[NB];
+            unsigned ok = 0;
+            for (unsigned i = 0; i < n; i++) {
+                tu_jspec sp = base;
+                const int other_size = i > 0 && tu_rng_below(&rng, 10) == 0;
+                const tu_key *set = ka_first != other_size ? ka : kb;
+                sp.key = &set[tu_rng_below(&rng, 3)];
+                sp.in_place = tu_rng_below(&rng, 3) == 0;
+                sp.tamper = tu_rng_below(&rng, 5) == 0;
+                sp.null_empty = tu_rng_below(&rng, 2);
+                sp.tag_in_dst = tu_rng_below(&rng, 4) == 0;
+                int moved = 0;
+                if (i > 0 && tu_rng_below(&rng, 10) == 0) {
+                    sp.iv_len = (size_t)tu_rng_range(&rng, 1, 70); /* valid, not 12 (mostly) */
+                } else if (i > 0 && tu_rng_below(&rng, 8) == 0) {
+                    /* a valid job of another shape in one field */
+                    moved = 1;
+                    switch (tu_rng_below(&rng, 4)) {
+                    case 0: sp.tag_len = tu_pick_tag_len(&rng); break;
+                    case 1: sp.dir = sp.dir == MBGCM_ENCRYPT ? MBGCM_DECRYPT : MBGCM_ENCRYPT; break;
+                    case 2:
+                        sp.aad_len = sp.len == 0 ? (size_t)tu_rng_range(&rng, 1, 256)
+                                                 : (size_t)tu_rng_below(&rng, 17);
+                        break;
+                    default:
+                        if (sp.len != 0) {
+                            sp.len = (size_t)tu_rng_range(&rng, 1, 256);
+                        }
+                    }
+                }
+                other += other_size || moved || sp.iv_len != 12;
+                sp.bad = TU_BAD_NONE;
+                if (i > 0 && tu_rng_below(&rng, 4) == 0) {
+                    const int kind = kinds[tu_rng_below(&rng, nkinds)];
+                    const int fits = (kind != TU_BAD_AAD_NULL || sp.aad_len > 0) &&
+                                     ((kind != TU_BAD_SRC_NULL && kind != TU_BAD_DST_NULL) ||
+                                      sp.len > 0) &&
+                                     (kind != TU_BAD_OVERLAP || sp.len > 1);
+                    sp.bad = fits ? kind : TU_BAD_IV_NULL;
+                }
+                t[i] = tu_tjob_new(&rng, &sp);
+                want_invalid += sp.bad != TU_BAD_NONE;
+                invalid += sp.bad != TU_BAD_NONE;
+            }
+            for (unsigned i = 0; i < n; i++) {
+                tu_tjob_load(t[i], &bj[i], t[i], &rng);
+                ok += t[i]->expect == MBGCM_OK;
+            }
+            assert_int_equal(mbgcm_submit_burst(m, bj, n), ok);
+            for (unsigned i = 0; i < n; i++) {
+                tu_tjob_check(t[i], &bj[i], "one shape (burst)");
+                tu_tjob_free(t[i]);
+            }
+            assert_int_equal(mbgcm_queue_size(m), 0);
+            done += n;
+            total += n;
+        }
+        mbgcm_stats st1;
+        assert_int_equal(mbgcm_mgr_stats(m, &st1), MBGCM_OK);
+        assert_int_equal(st1.jobs - st0.jobs, done);
+        assert_int_equal(st1.jobs_invalid - st0.jobs_invalid, want_invalid);
+        mbgcm_mgr_free(m);
+    }
+    tu_keys_free(ka, 3);
+    tu_keys_free(kb, 3);
+    print_message("one-shape bursts: %llu jobs, %llu invalid, %llu valid of another key size, "
+                  "IV length or shape, on every arch\n",
+                  (unsigned long long)total, (unsigned long long)invalid,
+                  (unsigned long long)other);
+}
+
 /* ---- out of memory --------------------------------------------------------------------------- */
 
 static long fail_countdown = -1; /* the n-th allocation from now fails (1 = the next one) */
@@ -725,6 +840,7 @@ int main(void)
         cmocka_unit_test(t_limits_oneshot), cmocka_unit_test(t_limits_ctx),
         cmocka_unit_test(t_long_inputs),    cmocka_unit_test(t_limits_jobs),
         cmocka_unit_test(t_limits_cobble),  cmocka_unit_test(t_invalid_mix),
+        cmocka_unit_test(t_invalid_same_shape),
         cmocka_unit_test(t_nomem),
     };
     const int fails = cmocka_run_group_tests_name("robust", tests, setup, NULL);

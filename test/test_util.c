@@ -886,7 +886,8 @@ void tu_ref_encrypt(const tu_key *k, const uint8_t *iv, size_t iv_len, const uin
 static const char *const bad_names[TU_BAD_COUNT] = {
     "none",    "dir",        "reserved", "key-null", "key-wiped", "key-uninit",
     "key-misaligned", "iv_len-0", "iv_len-huge", "aad_len-huge", "len-huge", "tag_len",
-    "iv-null", "tag-null",   "aad-null", "src-null", "dst-null",  "overlap"};
+    "iv-null", "tag-null",   "aad-null", "src-null", "dst-null",  "overlap",
+    "key-nomagic"};
 
 const char *tu_bad_name(int bad)
 {
@@ -912,8 +913,9 @@ size_t tu_pick_tag_len(tu_rng *r)
     return t[tu_rng_below(r, 7)];
 }
 
-/* Bad keys: a wiped key, an all-zero key object and a valid key image at a 16-byte offset. */
-static tu_key bad_wiped;
+/* Bad keys: a wiped key, an all-zero key object, a valid key image at a 16-byte offset and an
+   AES-128 key whose magic alone is cleared (its rounds and round keys intact). */
+static tu_key bad_wiped, bad_nomagic;
 static mbgcm_key bad_uninit;
 static mbgcm_key bad_misaligned_store[2];
 static int bad_keys_ready;
@@ -932,6 +934,9 @@ static void bad_keys_setup(void)
     mbgcm_key_wipe(&good.key);
     mbgcm_key_wipe(&bad_wiped.key);
     memset(&bad_uninit, 0, sizeof bad_uninit);
+    tu_key_random(&r, &bad_nomagic, 16);
+    memset((uint8_t *)&bad_nomagic.key + offsetof(struct mbgcmi_key, magic), 0,
+           sizeof(uint32_t));
     bad_keys_ready = 1;
 }
 
@@ -1024,6 +1029,7 @@ tu_tjob *tu_tjob_new(tu_rng *r, const tu_jspec *spec)
     case TU_BAD_KEY_NULL: j->key = NULL; break;
     case TU_BAD_KEY_WIPED: bad_keys_setup(); j->key = &bad_wiped.key; break;
     case TU_BAD_KEY_UNINIT: bad_keys_setup(); j->key = &bad_uninit; break;
+    case TU_BAD_KEY_NOMAGIC: bad_keys_setup(); j->key = &bad_nomagic.key; break;
     case TU_BAD_KEY_MISALIGNED:
         bad_keys_setup();
         j->key = (const mbgcm_key *)(const void *)((const uint8_t *)bad_misaligned_store + 16);

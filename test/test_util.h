@@ -230,6 +230,7 @@ enum tu_bad {
     TU_BAD_SRC_NULL,      /* src NULL with len > 0                    -> INVALID */
     TU_BAD_DST_NULL,      /* dst NULL with len > 0                    -> INVALID */
     TU_BAD_OVERLAP,       /* src and dst partially overlap            -> INVALID */
+    TU_BAD_KEY_NOMAGIC,   /* an AES-128 key, its magic cleared        -> INVALID */
     TU_BAD_COUNT
 };
 const char *tu_bad_name(int bad);
