@@ -387,6 +387,40 @@ static void t_limits_cobble(void **state)
 
 /* ---- invalid job mixes ---------------------------------------------------------------------- */
 
+/* Load the |n| test jobs |t| into |bj|, submit them as one burst on |m|: the burst counts the
+   jobs that should succeed, and each job returns its status and memory image. */
+static void burst_check(mbgcm_mgr *m, tu_tjob *const *t, mbgcm_job *bj, unsigned n,
+                        const char *ctx)
+{
+    unsigned ok = 0;
+    for (unsigned i = 0; i < n; i++) {
+        tu_tjob_load(t[i], &bj[i], t[i], &rng);
+        ok += t[i]->expect == MBGCM_OK;
+    }
+    assert_int_equal(mbgcm_submit_burst(m, bj, n), ok);
+    for (unsigned i = 0; i < n; i++) {
+        tu_tjob_check(t[i], &bj[i], ctx);
+    }
+}
+
+static void tjobs_free(tu_tjob *const *t, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        tu_tjob_free(t[i]);
+    }
+}
+
+/* The manager counted |done| jobs since |st0|, |want_invalid| of them invalid; then freed. */
+static void mgr_stats_free(mbgcm_mgr *m, const mbgcm_stats *st0, uint64_t done,
+                           uint64_t want_invalid)
+{
+    mbgcm_stats st1;
+    assert_int_equal(mbgcm_mgr_stats(m, &st1), MBGCM_OK);
+    assert_int_equal(st1.jobs - st0->jobs, done);
+    assert_int_equal(st1.jobs_invalid - st0->jobs_invalid, want_invalid);
+    mbgcm_mgr_free(m);
+}
+
 static void t_invalid_mix(void **state)
 {
     (void)state;
@@ -430,15 +464,7 @@ static void t_invalid_mix(void **state)
                 const unsigned how = (unsigned)tu_rng_below(&rng, 4);
                 if (how == 0) { /* burst */
                     mbgcm_job bj[12];
-                    unsigned ok = 0;
-                    for (unsigned i = 0; i < n; i++) {
-                        tu_tjob_load(t[i], &bj[i], t[i], &rng);
-                        ok += t[i]->expect == MBGCM_OK;
-                    }
-                    assert_int_equal(mbgcm_submit_burst(m, bj, n), ok);
-                    for (unsigned i = 0; i < n; i++) {
-                        tu_tjob_check(t[i], &bj[i], "invalid mix (burst)");
-                    }
+                    burst_check(m, t, bj, n, "invalid mix (burst)");
                     /* a refused burst sets last_error and changes nothing */
                     assert_int_equal(mbgcm_submit_burst(m, NULL, 3), 0);
                     assert_int_equal(mbgcm_mgr_last_error(m), MBGCM_ERR_INVALID);
@@ -471,18 +497,12 @@ static void t_invalid_mix(void **state)
                     assert_int_equal(back, n);
                 }
                 assert_int_equal(mbgcm_queue_size(m), 0);
-                for (unsigned i = 0; i < n; i++) {
-                    tu_tjob_free(t[i]);
-                }
+                tjobs_free(t, n);
                 done += n;
                 total += n;
             }
-            mbgcm_stats st1;
-            assert_int_equal(mbgcm_mgr_stats(m, &st1), MBGCM_OK);
-            assert_int_equal(st1.jobs - st0.jobs, done);
-            assert_int_equal(st1.jobs_invalid - st0.jobs_invalid, want_invalid);
+            mgr_stats_free(m, &st0, done, want_invalid);
             invalid += want_invalid;
-            mbgcm_mgr_free(m);
         }
     }
     tu_keys_free(keys, 4);
@@ -533,7 +553,6 @@ static void t_invalid_same_shape(void **state)
             const unsigned n = 4 + (unsigned)tu_rng_below(&rng, NB - 3);
             tu_tjob *t[NB];
             mbgcm_job bj[NB];
-            unsigned ok = 0;
             for (unsigned i = 0; i < n; i++) {
                 tu_jspec sp = base;
                 const int other_size = i > 0 && tu_rng_below(&rng, 10) == 0;
@@ -576,24 +595,13 @@ static void t_invalid_same_shape(void **state)
                 want_invalid += sp.bad != TU_BAD_NONE;
                 invalid += sp.bad != TU_BAD_NONE;
             }
-            for (unsigned i = 0; i < n; i++) {
-                tu_tjob_load(t[i], &bj[i], t[i], &rng);
-                ok += t[i]->expect == MBGCM_OK;
-            }
-            assert_int_equal(mbgcm_submit_burst(m, bj, n), ok);
-            for (unsigned i = 0; i < n; i++) {
-                tu_tjob_check(t[i], &bj[i], "one shape (burst)");
-                tu_tjob_free(t[i]);
-            }
+            burst_check(m, t, bj, n, "one shape (burst)");
             assert_int_equal(mbgcm_queue_size(m), 0);
+            tjobs_free(t, n);
             done += n;
             total += n;
         }
-        mbgcm_stats st1;
-        assert_int_equal(mbgcm_mgr_stats(m, &st1), MBGCM_OK);
-        assert_int_equal(st1.jobs - st0.jobs, done);
-        assert_int_equal(st1.jobs_invalid - st0.jobs_invalid, want_invalid);
-        mbgcm_mgr_free(m);
+        mgr_stats_free(m, &st0, done, want_invalid);
     }
     tu_keys_free(ka, 3);
     tu_keys_free(kb, 3);
