@@ -258,6 +258,7 @@ section .text
         GK_STEPN %1, 6
 %endmacro
 %assign GKRAW 0
+%assign PFB 0                           ; PASS_PF in a decrypting message's first pass (the gcm body)
 %macro GK_STEPN 2                       ; step, inputs (8, or 6: a 24-block group, H^24..H^1)
 %if (%1) < (%2)
 %assign _j ((%1) + 1) % (%2)
@@ -333,7 +334,8 @@ section .text
 ; PASS_GH: the GHASH of G0..G7 into S is stitched in (GK_STEP); PASS_FH: the final GHASH of
 ; G0..G7 (FH_PART: a decrypting tail's pass); PASS_FHP: the previous job's final GHASH
 ; (FHP_PART: mbgcmi_avx512_by32_jobs12); PASS_AAD: AAD_LATE after round 3; PASS_GH6: the GHASH
-; of a 24-block group (GK_STEP6); PASS_W: the rows come whitened (CTR32_WBW), no round 0.
+; of a 24-block group (GK_STEP6); PASS_W: the rows come whitened (CTR32_WBW), no round 0;
+; PASS_PF: BULK_PREFETCH after round PF_ROUND (a decrypt's first pass, when the body sets PFB).
 %define PASS_J0 1
 %define PASS_GH 2
 %define PASS_FH 4
@@ -341,6 +343,8 @@ section .text
 %define PASS_GH6 16
 %define PASS_FHP 32
 %define PASS_W 64                       ; B0..B7 already whitened (CTR32_WBW; not with J0)
+%define PASS_PF 128
+%define PF_ROUND 6
 %macro PASS_RW 3                        ; nz, instruction (round key in zmm22), flags
 %assign _z 0
 %rep %1
@@ -385,6 +389,9 @@ section .text
 %endif
 %if ((%3) & PASS_AAD) && _r == 3
         AAD_LATE
+%endif
+%if ((%3) & PASS_PF) && _r == PF_ROUND
+        BULK_PREFETCH
 %endif
 %assign _r _r + 1
 %endrep
@@ -604,16 +611,21 @@ section .text
         GROUP_IN_DEC_N %1, 0
         CTR32_WB
 %assign GKRAW 1
-        PASS    %1, %2, PASS_J0 | (%3)
+        PASS    %1, %2, PASS_J0 | (%3) | PFB
 %assign GKRAW 0
         GROUP_OUT_DEC_N %1
 %endmacro
-; BULK_PREFETCH: before the whole groups, the message's input from its second group on, at most
-; 1 KiB (the second and third groups, or the second group and the tail; nothing past the
-; message's end), is prefetched. Each group's input is loaded after the previous pass (a
-; decrypt's GROUP_NEXT_DEC, an encrypt's GROUP_OUT_ENC), so with a message beyond the caches
-; the misses came one after another, about a memory latency per group; LATER_GROUPS prefetches
-; (decrypting) from the fourth group on. rax scratch; eax = the rounds after it.
+; BULK_PREFETCH: the message's input from its second group on, at most 1 KiB (the second and
+; third groups, or the second group and the tail; nothing past the message's end), prefetched
+; before an encrypt's first pass, and inside a decrypt's (PASS_PF, after round PF_ROUND: its
+; first group is loaded before the pass). Each group's input is loaded after the previous pass
+; (a decrypt's GROUP_NEXT_DEC, an encrypt's GROUP_OUT_ENC), so with a message beyond the caches
+; the misses came one after another, about a memory latency per group; LATER_GROUPS
+; prefetches (decrypting) from the fourth group on. Before a decrypt's first pass the
+; prefetches cost it 1.5-5% at 1-2 KiB in the caches; inside the pass, after its own loads,
+; less, and cold decrypts gain too. Inside an encrypt's first pass, whose first group is loaded at
+; its end, they cost cold AES-128 encrypts of 4 KiB 4-7% (docs/perf.md). rax, eax and the
+; flags scratch (nothing in a pass needs them).
 %macro PF_PART 1                        ; offset: the lines of eax (0..511) bytes from there
 %assign _t 0
 %rep 8
@@ -640,7 +652,6 @@ section .text
         add     rax, 512                                ; 0..511 bytes after the first group
         PF_PART 512
 %%done:
-        mov     eax, [rdi + KEY_ROUNDS]
 %endmacro
 %macro BULK_DEC 1
         vmovdqa64 [rsp + GF_ETAG], xmm23
@@ -1132,9 +1143,10 @@ mbgcmi_avx512_by32_gcm:
         cmp     rbx, 512
         ja      .six
 .no_six:
-        BULK_PREFETCH
         cmp     dword [rsp + GF_DEC], 0
         jne     .bulk_dec
+        BULK_PREFETCH                                   ; encrypting: before the first pass
+        mov     eax, [rdi + KEY_ROUNDS]
         cmp     eax, 12
         je      .bulk12
         ja      .bulk14
@@ -1147,6 +1159,7 @@ mbgcmi_avx512_by32_gcm:
         BULK_ENC 14
         jmp     .bulk_done
 .bulk_dec:
+%assign PFB PASS_PF                             ; decrypting: in the first pass (BULK_PREFETCH)
         cmp     eax, 12
         je      .bulk_dec12
         ja      .bulk_dec14
@@ -1157,6 +1170,7 @@ mbgcmi_avx512_by32_gcm:
         jmp     .bulk_done
 .bulk_dec14:
         BULK_DEC 14
+%assign PFB 0
 .bulk_done:
         CTR_BE_LEAVE
         jmp     .tail
