@@ -258,7 +258,7 @@ section .text
         GK_STEPN %1, 6
 %endmacro
 %assign GKRAW 0
-%assign PFB 0                           ; PASS_PF in a decrypting message's first pass (the gcm body)
+%assign PFB 0                           ; PASS_PF in a decrypt's first pass (the gcm body)
 %macro GK_STEPN 2                       ; step, inputs (8, or 6: a 24-block group, H^24..H^1)
 %if (%1) < (%2)
 %assign _j ((%1) + 1) % (%2)
