@@ -637,10 +637,17 @@ mbgcmi_avx512_by32_whole12:
         cmp     r9, BY32_DEC_CHUNKS_MAX                 ; decrypts of 513..BY32_DEC_CHUNKS_MAX
         ja      mbgcmi_avx512_by32h_whole12.b_by32      ; bytes: small12k (in chunks)
         test    dword [rsp + 24], 0x100                 ; tag_len_dec bit 8: decrypt (a
-        jnz     mbgcmi_avx512_small12k                  ; load from where the caller's push
+        jz      mbgcmi_avx512_by32h_whole12.b_by32      ; load from where the caller's push
                                                         ; wrote: the byte at +25 cost the
                                                         ; encrypts here 2-5% on Zen 5)
-        jmp     mbgcmi_avx512_by32h_whole12.b_by32
+        ; small12k's chunks read all 32 powers and their operands: their sixteen lines
+        ; requested here, beside the round keys' (a key beyond the caches: one miss, not two)
+%assign _l 0
+%rep 16
+        prefetcht0 [rdi + KEY_HPOW + 64 * _l]
+%assign _l _l + 1
+%endrep
+        jmp     mbgcmi_avx512_small12k
 .b_tiny:
         test    r9, r9
         jz      mbgcmi_avx512_tiny12g
