@@ -75,6 +75,9 @@ POLICY = {
                      'length, the index), JB_PTAG, JB_PBASE, JB_PF, JB_PMASK (the pending '
                      'job\'s tag pointer, power rows, final block count, tag byte mask)'),
                     ('r11', 0, 8, 'jobs12: jobs[i] (addressed through an LEA)'),
+                    ('rax', 0, 8, 'jobs12 (JOB_KEY_PREFETCH, the only loads through rax in '
+                     'this file): an entry of the job array, then that job\'s key pointer '
+                     '(J_KEY 0)'),
 
                     ('r12', 0, 88, 'the first counter block: J0 (IV-derived) or the ctr '
                      'op\'s counter, public: its last byte starts the wrap test, its last '
