@@ -182,8 +182,9 @@ static void print_header(int cpu)
         const size_t l = strlen(keys);
         snprintf(keys + l, sizeof keys - l, "%s%u", i ? ", then " : "", opt.keysets[i]);
     }
-    printf("workload: 12-byte IV, %u-byte AAD, 16-byte tag, out of place; keys round-robin: %s "
-           "(each over >= %u slots) at offsets 24*j mod 64\n", opt.aad_len, keys, opt.bufs);
+    printf("workload: 12-byte IV, %u-byte AAD, 16-byte tag, out of place; keys round-robin%s: %s "
+           "(each over >= %u slots) at offsets 24*j mod 64\n", opt.aad_len,
+           opt.key_random ? " in a shuffled order" : "", keys, opt.bufs);
     printf("mbgcm managers: lanes %s, queue %s, burst %u jobs; figures ~%.3g s each over %u reps "
            "(engines on portable C kernels: %.0f%% of that)\n",
            opt.lanes ? "set" : "default", opt.queue ? "set" : "default", opt.burst, opt.seconds,

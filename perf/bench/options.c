@@ -53,6 +53,10 @@ static const char usage_text[] =
     "                          DPDK-session case; adds 1 to --keys); ipsec-mb's QUIC call\n"
     "                          runs only with one key\n"
     "  --bufs B                message slots at varying addresses (default 64, >= K)\n"
+    "  --key-order seq|random  slot j takes key j mod K (seq, default: consecutive slots,\n"
+    "                          consecutive keys in memory) or that key's place in a fixed\n"
+    "                          shuffle (random: as SAs met in arrival order; with many keys\n"
+    "                          the hardware's prefetch cannot guess the next one)\n"
     "  --reps N                repetitions per figure, median reported (default 7, >= 5)\n"
     "  --seconds-per-point S   measured seconds per figure, all reps (default 0.5)\n"
     "  --capped-share F        budget share of engines on portable C kernels (default 0.15)\n"
@@ -311,7 +315,7 @@ static void set_defaults(void)
 }
 
 enum {
-    O_SIZES = 256, O_BITS, O_DIRS, O_KEYS, O_ONEKEY, O_BUFS, O_REPS, O_SECS, O_WARM, O_QUICK,
+    O_SIZES = 256, O_BITS, O_DIRS, O_KEYS, O_ONEKEY, O_BUFS, O_KORDER, O_REPS, O_SECS, O_WARM, O_QUICK,
     O_ENG, O_ALL, O_CPU, O_NOPIN, O_CSV, O_QUIET, O_MODE, O_AAD, O_LANES, O_QUEUE, O_BURST,
     O_CAP, O_LATS, O_LATL, O_LATT, O_LATSEC, O_THR, O_THRS, O_THRSEC, O_THRREPS, O_LABEL,
     O_SINGLE, O_WALL, O_PEERS, O_IMBARCH, O_STREAMS, O_PIECE
@@ -324,6 +328,7 @@ static const struct option longopts[] = {
     {"keys", required_argument, NULL, O_KEYS},
     {"one-key", no_argument, NULL, O_ONEKEY},
     {"bufs", required_argument, NULL, O_BUFS},
+    {"key-order", required_argument, NULL, O_KORDER},
     {"reps", required_argument, NULL, O_REPS},
     {"seconds-per-point", required_argument, NULL, O_SECS},
     {"warmup", required_argument, NULL, O_WARM},
@@ -374,6 +379,12 @@ static int parse_tput_opt(int c, const char *arg, struct given *g)
     case O_KEYS: parse_keys(arg); break;
     case O_ONEKEY: g->one_key = 1; break;
     case O_BUFS: o->bufs = (unsigned)parse_num(arg, "--bufs", 1, 65536); break;
+    case O_KORDER:
+        if (strcmp(arg, "seq") != 0 && strcmp(arg, "random") != 0) {
+            die("--key-order %s: seq or random", arg);
+        }
+        o->key_random = strcmp(arg, "random") == 0;
+        break;
     case O_AAD: o->aad_len = (unsigned)parse_num(arg, "--aad", 0, BENCH_MAX_AAD); break;
     case O_REPS: o->reps = (unsigned)parse_num(arg, "--reps", 1, 1001); g->reps = 1; break;
     case O_SECS: o->seconds = parse_num(arg, "--seconds-per-point", 1e-4, 3600); g->secs = 1; break;

@@ -19,6 +19,7 @@ struct options {
     unsigned nkeysets;
     unsigned keys;                 /* the first key count: latency and threads modes */
     unsigned bufs, reps, aad_len, lanes, queue, burst;
+    int key_random;                /* --key-order random: slots take the keys in a shuffled order */
     int single_set;                /* --single-min-len given */
     uint64_t single_min_len;
     double seconds;                /* per point and engine, all reps together */

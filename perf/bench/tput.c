@@ -121,6 +121,9 @@ static void measure_keyset(struct tput_run *r, unsigned ki, size_t cap)
 {
     struct workload w;
     workload_init(&w, opt.keysets[ki], opt.bufs, cap, opt.aad_len, WORKLOAD_SEED);
+    if (opt.key_random) {
+        workload_shuffle_keys(&w);
+    }
     if (!r->warm) {
         const double ghz = warm_up(r->eng, r->ne, &w);
         if (ghz < 0) { /* e.g. only the QUIC call selected, and this is not one key */

@@ -20,6 +20,7 @@ struct workload {
     uint8_t *aad_arena;   /* the slots' AAD */
     size_t aad_stride;
     uint64_t seed;
+    unsigned *key_perm;   /* NULL: slot j takes key j mod nkeys; else key_perm[j mod nkeys] */
 };
 
 /* |nkeys| random keys, room for messages up to |cap| bytes (at least IMIX_MAX). */
@@ -28,6 +29,8 @@ void workload_init(struct workload *w, unsigned nkeys, unsigned nbufs, size_t ca
 /* Lay out the slots for |size| (SIZE_IMIX: the mix), fill the plaintexts, make the reference
    ciphertexts and tags. */
 void workload_point(struct workload *w, unsigned bits, size_t size);
+/* Slots take the keys in a fixed shuffled order from now on (--key-order random). */
+void workload_shuffle_keys(struct workload *w);
 void workload_free(struct workload *w);
 
 /* xorshift64*: deterministic test data and arrival times, not cryptographic. */
