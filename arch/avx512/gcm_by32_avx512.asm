@@ -336,7 +336,7 @@ section .text
 ; (FHP_PART: mbgcmi_avx512_by32_jobs12); PASS_AAD: AAD_LATE after round 3; PASS_GH6: the GHASH
 ; of a 24-block group (GK_STEP6); PASS_W: the rows come whitened (CTR32_WBW), no round 0;
 ; PASS_PF: BULK_PREFETCH after round PF_ROUND (a decrypt's first pass, when the body sets PFB);
-; PASS_PK: KEY_POWERS_PREFETCH after round 2 (an encrypt's first pass).
+; PASS_PK: KEY_LINES_PREFETCH of its powers after round 2 (an encrypt's first pass).
 %define PASS_J0 1
 %define PASS_GH 2
 %define PASS_FH 4
@@ -348,20 +348,11 @@ section .text
 %define PF_ROUND 6
 %define PASS_PK 512
 %define PASS_PKJ 1024
-; KEY_POWERS_PREFETCH blocks: the key's lines of H^blocks..H^1 and of their Karatsuba operands,
-; prefetched in an encrypt's first pass, which reads only round keys: its GHASH starts in the
-; next pass. With the key beyond the caches its round keys and its powers were then two misses
-; one after the other; requested together, one (in random key order on Zen 5, one-shot encrypts
-; of 594 bytes 12% and of 1420 bytes 30% less time; about 1% more with the key in the caches;
-; a decrypt's first pass reads both at once anyway: docs/perf.md, "twenty-first stop").
-%macro KEY_POWERS_PREFETCH 1
-%assign _l (KEY_HPOW + (32 - (%1)) * 16) / 64
-%rep (KEY_HKAR - KEY_HPOW) / 64 - ((KEY_HPOW + (32 - (%1)) * 16) / 64 - KEY_HPOW / 64)
-        prefetcht0 [rdi + 64 * _l]
-        prefetcht0 [rdi + 64 * _l + KEY_HKAR - KEY_HPOW]
-%assign _l _l + 1
-%endrep
-%endmacro
+; PASS_PK: an encrypt's first pass reads only round keys, its GHASH starts in the next pass; with
+; the key beyond the caches its round keys and its powers were two misses one after the other,
+; requested together one (KEY_LINES_PREFETCH, gcm_wide.inc: in random key order on Zen 5,
+; one-shot encrypts of 594 bytes 12% and of 1420 bytes 30% less time; about 1% more with the key
+; in the caches; a decrypt's first pass reads both at once anyway).
 %macro PASS_RW 3                        ; nz, instruction (round key in zmm22), flags
 %assign _z 0
 %rep %1
@@ -411,7 +402,7 @@ section .text
         BULK_PREFETCH
 %endif
 %if ((%3) & PASS_PK) && _r == 2
-        KEY_POWERS_PREFETCH (%1) * 4
+        KEY_LINES_PREFETCH rdi, (%1) * 4, 0
 %endif
 %if ((%3) & PASS_PKJ) && _r == 2
         JOB_KEY_PREFETCH 2
@@ -1460,11 +1451,7 @@ mbgcmi_avx512_by32_gcm:
         mov     rax, [rax + J_KEY]
         cmp     rax, rdi
         je      %%none                                  ; this job's key: here already
-%assign _l 0
-%rep (KEY_HKAR - KEY_RK) / 64 + (KEY_HKAR - KEY_HPOW) / 64
-        prefetcht0 [rax + 64 * _l]
-%assign _l _l + 1
-%endrep
+        KEY_LINES_PREFETCH rax, 32, 1
 %%none:
 %endmacro
 ; FIRST_J nr: the current job's first whole group, with the pending final GHASH (PASS_FHP);

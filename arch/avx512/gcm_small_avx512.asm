@@ -642,11 +642,7 @@ mbgcmi_avx512_by32_whole12:
                                                         ; encrypts here 2-5% on Zen 5)
         ; small12k's chunks read all 32 powers and their operands: their sixteen lines
         ; requested here, beside the round keys' (a key beyond the caches: one miss, not two)
-%assign _l 0
-%rep 16
-        prefetcht0 [rdi + KEY_HPOW + 64 * _l]
-%assign _l _l + 1
-%endrep
+        KEY_LINES_PREFETCH rdi, 32, 0
         jmp     mbgcmi_avx512_small12k
 .b_tiny:
         test    r9, r9
