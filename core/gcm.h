@@ -79,6 +79,16 @@ struct mbgcmi_gcm_ops {
        tag_len bytes; decrypt reads tag_len bytes first and returns 1 when they do not match
        (the caller zeroes out). tag_len_dec = tag_len | decrypt << 8. */
     mbgcmi_whole12_op *whole12;
+    /* Optional: whole12 taking in |tag_len_dec|, from bit MBGCMI_W12_NEXT_SHIFT on, the
+       address of the key of a job its caller runs soon after (0, or the call's own key:
+       none), whose lines it requests while its own work runs. A burst's jobs that run at
+       once through whole12 name the key three jobs on, while the manager sees keys beyond
+       the caches (jobs/jobs_internal.h): thousands of SAs met in any order, where a job
+       otherwise waits a memory latency or two for its key. In the argument, not a tenth
+       one: on these short calls each instruction of C counts (docs/perf.md). Keys are
+       public, and a prefetch never faults, so any address will do; one beyond 2^48 is cut
+       to its low bits (no key on Linux's 4-level paging; a wasted request otherwise). */
+    mbgcmi_whole12_op *whole12_next;
     /* Optional: n (1..MBGCMI_JOBS12_MAX) validated linear jobs with 12-byte IVs in one call,
        software-pipelined (a job's final GHASH rides in the next job's first AES pass).
        Returns the mask of decrypt jobs whose tag failed; never touches a job's status (the
@@ -128,6 +138,7 @@ static inline int mbgcmi_jobs12_takes(const struct mbgcmi_gcm_ops *ops, int dec,
 }
 
 #define MBGCMI_JOBS12_MAX 64u
+#define MBGCMI_W12_NEXT_SHIFT 16
 
 /* 1 when a message of |len| bytes with |aad| bytes of AAD over 16 is one of whole12's short
    ones under the limits |max| and |span| (struct mbgcmi_gcm_ops.wide_aad_max, _span); lengths

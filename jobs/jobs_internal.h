@@ -66,6 +66,24 @@ struct mbgcmi_short_class {
     unsigned same;            /* 1 while every job has |key| */
 };
 
+/* Keys beyond the caches. A burst's jobs that run at once through whole12 can name the key of
+   a later job for the kernel to request while it works (whole12_next): with thousands of keys
+   met in random order that halves the time of burst decrypts of 256 bytes to 4 KiB on Zen 5,
+   but with the keys in the caches the requests cost those of 160-594 bytes 3-6% (docs/perf.md,
+   "twenty-second stop"). So the manager estimates how many keys are in use, by linear
+   counting: each burst of MBGCMI_KS_MIN_JOBS jobs or more sets one bit of an MBGCMI_KS_BITS-bit
+   map chosen by a hash of one job's key address (a public value; the job's index moves
+   from burst to burst, so that bursts of a fixed pattern do not show only the same few
+   keys), and after MBGCMI_KS_WINDOW such bursts the bits set turn the look-ahead on
+   (MBGCMI_KS_ON or more: about 900 keys in use, 1.2 MB of key tables, beyond a 1 MB L2) or
+   off (fewer than MBGCMI_KS_OFF: about 650 keys), and the map starts again. A few
+   instructions per burst; 64 keys set at most 64 bits, 16384 keys about 880. */
+#define MBGCMI_KS_BITS 4096u
+#define MBGCMI_KS_WINDOW 1024u
+#define MBGCMI_KS_MIN_JOBS 4u
+#define MBGCMI_KS_ON 560u
+#define MBGCMI_KS_OFF 448u
+
 struct mbgcm_mgr {
     /* ---- scheduler (sched.c) ---- */
     const struct mbgcmi_arch *arch; /* kernels and thresholds (tests may point it at a copy) */
@@ -120,10 +138,18 @@ struct mbgcm_mgr {
     /* burst: single-stream jobs with 12-byte IVs gathered for one pipelined kernel call */
     mbgcm_job *defer[MBGCMI_JOBS12_MAX];
     unsigned ndefer;
+    /* burst: 1 while its jobs that run at once through whole12 name the key three jobs on
+       (struct mbgcmi_gcm_ops.whole12_next; mbgcmi_ks_window decides, or the test hook) */
+    int key_ahead;
+    int key_ahead_force;         /* -1: as the estimate says; 0 / 1: off / on (test hook) */
+    unsigned ks_left;            /* sampled bursts left in the window */
+    unsigned ks_j;               /* the job the next sampled burst shows (ks_sample) */
     /* ---- stats ---- */
     uint64_t jobs, jobs_invalid, bytes, single, auth_failures, single_finish;
     uint64_t kernel_calls[MBGCMI_GL];     /* by busy lanes of the group: 1..4 */
     uint64_t runs[MBGCMI_RUN_CAUSES];
+    /* keys in use, estimated (mbgcmi_ks_sample): a bit per hash of a sampled key's address */
+    uint64_t ks_map[MBGCMI_KS_BITS / 64];
     /* ---- memory ---- */
     void *mem;                   /* the one allocation holding all of the above */
     size_t mem_size;
@@ -292,6 +318,11 @@ int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job);
 
 /* ---- test hooks (mgr.c) ---- */
 void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx);
+/* Force the burst's key look-ahead (struct mbgcm_mgr.key_ahead) on (1; only where the arch's
+   whole12 takes a key: whole12_next) or off (0), or leave it to the estimate (-1: the
+   default); mbgcmi_mgr_key_ahead reads it. */
+void mbgcmi_mgr_set_key_ahead(mbgcm_mgr *m, int mode);
+int mbgcmi_mgr_key_ahead(const mbgcm_mgr *m);
 /* Override the single-stream threshold (ignored by arches without a lane kernel). */
 void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len);
 /* Recompute what follows from the routing fields (ring12_from) after any of them, the arch,

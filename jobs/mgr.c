@@ -112,6 +112,8 @@ int mbgcm_mgr_create(mbgcm_mgr **out, const mbgcm_config *cfg)
     m->timeout_ns = cfg->flush_timeout_ns;
     m->short_ring = lanes > MBGCMI_SHORT_RING ? lanes : MBGCMI_SHORT_RING;
     clock_setup(m, NULL, NULL);
+    m->key_ahead_force = -1;
+    m->ks_left = MBGCMI_KS_WINDOW;
     mbgcmi_sched_init(m, (struct mbgcmi_group *)(void *)(mem + off_groups), ngroups);
     mbgcmi_mgr_route_update(m);
     *out = m;
@@ -162,6 +164,50 @@ void mbgcmi_mgr_set_clock(mbgcm_mgr *m, mbgcmi_clock_fn fn, void *ctx)
     clock_setup(m, fn, ctx);
 }
 
+/* The estimate's window is over: the look-ahead on or off by the bits set (struct mbgcm_mgr's
+   comment, jobs_internal.h), unless the test hook forces it; the map cleared. */
+static __attribute__((noinline, cold)) void ks_window(mbgcm_mgr *m)
+{
+    unsigned set = 0;
+    for (unsigned w = 0; w < MBGCMI_KS_BITS / 64; w++) {
+        set += (unsigned)__builtin_popcountll(m->ks_map[w]);
+        m->ks_map[w] = 0;
+    }
+    m->ks_left = MBGCMI_KS_WINDOW;
+    if (m->key_ahead_force < 0 && m->arch->ops->whole12_next != NULL) {
+        m->key_ahead = set >= MBGCMI_KS_ON ? 1 : set < MBGCMI_KS_OFF ? 0 : m->key_ahead;
+    }
+}
+
+/* One sampled burst of |n| jobs: the bit of the key of its job ks_j (0..30, one on per
+   sample: a period no benchmark's power-of-two pattern divides; the first job when the burst
+   is shorter), a multiplicative hash of the address's line number, its top bits */
+static inline __attribute__((always_inline)) void ks_sample(mbgcm_mgr *m, const mbgcm_job *jobs,
+                                                           unsigned n)
+{
+    unsigned j = m->ks_j;
+    m->ks_j = j == 30 ? 0 : j + 1;
+    j = j < n ? j : 0;
+    const uint64_t h =
+        ((uint64_t)(uintptr_t)jobs[j].key >> 6) * UINT64_C(0x9E3779B97F4A7C15) >> 52;
+    _Static_assert(MBGCMI_KS_BITS == 1u << (64 - 52), "the hash's bits");
+    m->ks_map[h >> 6] |= UINT64_C(1) << (h & 63);
+    if (__builtin_expect(--m->ks_left == 0, 0)) {
+        ks_window(m);
+    }
+}
+
+void mbgcmi_mgr_set_key_ahead(mbgcm_mgr *m, int mode)
+{
+    m->key_ahead_force = mode < 0 ? -1 : mode != 0;
+    m->key_ahead = mode > 0 && m->arch->ops->whole12_next != NULL;
+}
+
+int mbgcmi_mgr_key_ahead(const mbgcm_mgr *m)
+{
+    return m->key_ahead;
+}
+
 void mbgcmi_mgr_set_single_min_len(mbgcm_mgr *m, uint64_t len)
 {
     m->single_min_len = m->arch->lanes != NULL ? len : 0;
@@ -202,11 +248,12 @@ static mbgcm_job *pop_if_done(mbgcm_mgr *m)
 /* A valid linear job with a 12-byte IV, run now through the arch's whole12 and completed.
    Returns 1 when its tag failed. */
 static inline __attribute__((always_inline)) unsigned
-single12_now(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
+single12_now(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job, uint64_t next)
 {
     const int dec = job->dir == MBGCM_DECRYPT;
-    int fail = ops->whole12(mbgcmi_key_c(job->key), job->iv, job->aad, job->aad_len, job->src,
-                            job->len, job->dst, job->tag, job->tag_len | (size_t)dec << 8);
+    mbgcmi_whole12_op *const fn = next != 0 ? ops->whole12_next : ops->whole12;
+    int fail = fn(mbgcmi_key_c(job->key), job->iv, job->aad, job->aad_len, job->src, job->len,
+                  job->dst, job->tag, job->tag_len | (size_t)dec << 8 | next);
     MBGCMI_DECLASSIFY(&fail, sizeof fail); /* the authentication outcome is public */
     mbgcmi_complete(m, job, fail ? MBGCM_ERR_AUTH : MBGCM_OK);
     return fail != 0;
@@ -264,7 +311,7 @@ static __attribute__((noinline)) mbgcm_job *submit_routed(mbgcm_mgr *m, mbgcm_jo
         m->jobs++;
         m->bytes += job->len;
         m->single++;
-        single12_now(m, m->arch->ops, job);
+        single12_now(m, m->arch->ops, job, 0);
     } else {
         mbgcmi_sched_accept(m, job, now, MBGCMI_RUN_FULL);
     }
@@ -310,7 +357,7 @@ mbgcm_job *mbgcm_submit_job(mbgcm_mgr *m)
         m->jobs++;
         m->bytes += job->len;
         m->single++;
-        single12_now(m, m->arch->ops, job);
+        single12_now(m, m->arch->ops, job, 0);
         return job;
     }
     m->tail = tail + 1;
@@ -405,16 +452,17 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
 }
 
 /* A valid linear burst job with a 12-byte IV, single-stream: gathered for the arch's pipelined
-   call where its ops say that pays, else run now through whole12 and completed. Returns 1
-   when it ran and failed its tag. */
+   call where its ops say that pays, else run now through whole12 (or whole12_next naming
+   |next|, a later job's key in its form; 0: none) and completed. Returns 1 when it ran and
+   failed its tag. */
 static inline __attribute__((always_inline)) unsigned
-burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job)
+burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job, uint64_t next)
 {
     if (mbgcmi_jobs12_takes(ops, job->dir == MBGCM_DECRYPT, job->len, job->aad_len)) {
         m->defer[m->ndefer++] = job;
         return m->ndefer == MBGCMI_JOBS12_MAX ? mbgcmi_sched_run_deferred(m) : 0;
     }
-    return single12_now(m, ops, job);
+    return single12_now(m, ops, job, next);
 }
 
 /* One job fill_short met that is too long for the short-job kernel: when single12_ok takes it
@@ -428,7 +476,7 @@ static __attribute__((noinline)) unsigned fill_single_one(mbgcm_mgr *m, mbgcm_jo
         return 2;
     }
     m->single++;
-    return burst_single12(m, m->arch->ops, job);
+    return burst_single12(m, m->arch->ops, job, 0);
 }
 
 /* Take jobs[i..) into short-job classes while they are valid short jobs shorter than
@@ -546,12 +594,13 @@ static inline __attribute__((always_inline)) int may_be_short(const mbgcm_job *j
    returns the index of the first job it does not take (or n). jobs[i] itself is known not to
    be a valid short job; a later job that may be one (may_be_short, with the burst's limits;
    |mlim_enc| = |mlim_dec| = 0: no short-job kernel) ends the run, so that the short-job
-   classes get it first. One loop for a run of such jobs, out of line so that the short-job
-   loop keeps its registers. */
-static __attribute__((noinline)) unsigned
-fill_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, unsigned i,
-              unsigned n, uint64_t mlim_enc, uint64_t mlim_dec, uint64_t short_lim,
-              uint64_t single_from, uint64_t *bytes, unsigned *failed)
+   classes get it first. With |ahead| each job names the key of the job three on to whole12
+   (this job's own key at the burst's end: none), whatever that job turns out to be; a
+   constant in each of fill_single12's two copies, so that the copy without pays nothing. */
+static inline __attribute__((always_inline)) unsigned
+single12_run(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, unsigned i,
+             unsigned n, uint64_t mlim_enc, uint64_t mlim_dec, uint64_t short_lim,
+             uint64_t single_from, uint64_t *bytes, unsigned *failed, const int ahead)
 {
     const unsigned first = i;
     uint64_t b = 0;
@@ -563,12 +612,35 @@ fill_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, u
             break;
         }
         b += job->len;
-        f += burst_single12(m, ops, job);
+        f += burst_single12(m, ops, job,
+                            ahead ? (uint64_t)(uintptr_t)jobs[i + 3 < n ? i + 3 : i].key
+                                        << MBGCMI_W12_NEXT_SHIFT
+                                  : 0);
     }
     m->single += i - first;
     *bytes += b;
     *failed += f;
     return i;
+}
+/* One loop for a run of such jobs, out of line so that the short-job loop keeps its
+   registers; two copies, without the key look-ahead and with it (struct mbgcm_mgr.key_ahead
+   chooses at the call): as one function taking both, the compiler spilled more around the
+   call and the copy without cost burst jobs of 160-384 bytes 1-2% (docs/perf.md). */
+static __attribute__((noinline)) unsigned
+fill_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, unsigned i,
+              unsigned n, uint64_t mlim_enc, uint64_t mlim_dec, uint64_t short_lim,
+              uint64_t single_from, uint64_t *bytes, unsigned *failed)
+{
+    return single12_run(m, ops, jobs, i, n, mlim_enc, mlim_dec, short_lim, single_from, bytes,
+                        failed, 0);
+}
+static __attribute__((noinline)) unsigned
+fill_single12_ahead(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs,
+                    unsigned i, unsigned n, uint64_t mlim_enc, uint64_t mlim_dec,
+                    uint64_t short_lim, uint64_t single_from, uint64_t *bytes, unsigned *failed)
+{
+    return single12_run(m, ops, jobs, i, n, mlim_enc, mlim_dec, short_lim, single_from, bytes,
+                        failed, 1);
 }
 
 unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
@@ -579,6 +651,9 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
     if (jobs == NULL && n > 0) {
         m->last_error = MBGCM_ERR_INVALID;
         return 0;
+    }
+    if (n >= MBGCMI_KS_MIN_JOBS) {
+        ks_sample(m, jobs, n);
     }
     const uint64_t now = m->timeout ? mbgcmi_now(m) : 0;
     /* The two common burst jobs skip the general accept: a valid short job goes straight to
@@ -623,8 +698,12 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
         /* jobs[i] is not a valid short job; a scatter-gather job is not one whole12 takes
            either (fill_single12 would only turn it away) */
         if (single12 && ((uintptr_t)jobs[i].src_sgl | (uintptr_t)jobs[i].dst_sgl) == 0) {
-            const unsigned stop = fill_single12(m, ops, jobs, i, n, mlim_enc, mlim_dec,
-                                                short_lim, single_from, &direct_bytes, &failed);
+            const unsigned stop =
+                m->key_ahead ? fill_single12_ahead(m, ops, jobs, i, n, mlim_enc, mlim_dec,
+                                                   short_lim, single_from, &direct_bytes,
+                                                   &failed)
+                             : fill_single12(m, ops, jobs, i, n, mlim_enc, mlim_dec, short_lim,
+                                             single_from, &direct_bytes, &failed);
             if (stop != i) {
                 direct += stop - i;
                 i = stop;

@@ -546,15 +546,21 @@ static void pipeline_cfg(int cfg)
         R.m = tu_mgr_open(cfg, 0, 0, 0);
         if (thr_mode == 0) {
             mbgcmi_mgr_set_single_min_len(R.m, 0);
+            /* and the key look-ahead on where the arch has it (the estimate would leave it off
+               with six keys): every job whole12 runs names the key three jobs on */
+            mbgcmi_mgr_set_key_ahead(R.m, 1);
+            TU_CHECK(mbgcmi_mgr_key_ahead(R.m) == (R.ops != NULL && R.ops->whole12_next != NULL),
+                     "arch=%s: the key look-ahead forced on reads %d", tu_mgr_label(cfg),
+                     mbgcmi_mgr_key_ahead(R.m));
         } else {
             R.thr_default = 1;
         }
         R.thr = R.m->single_min_len;
         if (thr_mode) thr_default = R.thr;
-        snprintf(R.ctx, sizeof R.ctx, "arch=%s threshold=%s%llu%s (seed 0x%016llx)",
-                 tu_mgr_label(cfg), thr_mode ? "default " : "", (unsigned long long)R.thr,
-                 jobs12 ? "" : " (no pipelined kernel on this arch)",
-                 (unsigned long long)tu_seed());
+        snprintf(R.ctx, sizeof R.ctx, "arch=%s threshold=%s%llu%s key look-ahead %s (seed "
+                 "0x%016llx)", tu_mgr_label(cfg), thr_mode ? "default " : "",
+                 (unsigned long long)R.thr, jobs12 ? "" : " (no pipelined kernel on this arch)",
+                 mbgcmi_mgr_key_ahead(R.m) ? "on" : "off", (unsigned long long)tu_seed());
         part_pairs(&R);
         part_long(&R);
         part_masks(&R);
@@ -580,6 +586,88 @@ static void pipeline_cfg(int cfg)
                   (unsigned long long)c->auth);
 }
 
+/* The key look-ahead's estimate (jobs/jobs_internal.h, struct mbgcm_mgr): bursts whose keys
+   come from 4096 key objects turn it on within two windows where the arch's whole12 takes a
+   key (whole12_next), bursts over four keys turn it off again within two more, and a forced
+   mode stays whatever the bursts show; every job completes MBGCM_OK throughout and a job's
+   output matches the reference at each switch (the bursts' correctness with the look-ahead
+   on is the pipeline test's: threshold 0 forces it). */
+static void estimate_bursts(mbgcm_mgr *m, const tu_key *keys, unsigned nkeys, unsigned nbursts,
+                            tu_rng *r, const char *what)
+{
+    enum { N = 8, LEN = 600 };
+    static uint8_t in[N][LEN], out[N][LEN], tag[N][16], iv[N][12];
+    mbgcm_job jobs[N];
+    for (unsigned b = 0; b < nbursts; b++) {
+        for (unsigned i = 0; i < N; i++) {
+            mbgcm_job *j = &jobs[i];
+            memset(j, 0, sizeof *j);
+            j->key = &keys[tu_rng_below(r, nkeys)].key;
+            j->dir = MBGCM_ENCRYPT;
+            j->iv = iv[i];
+            j->iv_len = 12;
+            j->src = in[i];
+            j->dst = out[i];
+            j->len = b & 1 ? (i & 1 ? LEN : 300) : 64 * (1 + i % 4);
+            j->tag = tag[i];
+            j->tag_len = 16;
+        }
+        TU_CHECK(mbgcm_submit_burst(m, jobs, N) == N, "%s: burst %u: not every job OK", what, b);
+    }
+    /* the last burst's jobs against the reference */
+    for (unsigned i = 0; i < N; i++) {
+        const tu_key *k = (const tu_key *)(const void *)jobs[i].key;
+        uint8_t ref[LEN], rtag[16];
+        tu_ref_encrypt(k, iv[i], 12, NULL, 0, in[i], jobs[i].len, ref, rtag);
+        TU_CHECK(memcmp(ref, out[i], jobs[i].len) == 0 && memcmp(rtag, tag[i], 16) == 0,
+                 "%s: job %u differs from the reference", what, i);
+    }
+}
+
+static void key_ahead_cfg(int cfg)
+{
+    tu_mgr_need_cfg(cfg);
+    const int arch = tu_mgr_runs_arch(cfg);
+    const int has = tu_arch(arch) != NULL && tu_arch(arch)->ops->whole12_next != NULL;
+    tu_rng r;
+    tu_mgr_rng_init(&r, "mgr_pipeline/key_ahead", cfg);
+    const unsigned nk = 4096;
+    tu_key *keys = tu_keys_new(&r, nk, 16);
+    for (unsigned i = 0; i < 8; i++) tu_rng_next(&r);
+    char what[96];
+    mbgcm_mgr *m = tu_mgr_open(cfg, 0, 0, 0);
+    snprintf(what, sizeof what, "arch=%s, auto, 4096 keys", tu_mgr_label(cfg));
+    TU_CHECK(mbgcmi_mgr_key_ahead(m) == 0, "%s: on at the start", what);
+    estimate_bursts(m, keys, nk, 2 * MBGCMI_KS_WINDOW, &r, what);
+    TU_CHECK(mbgcmi_mgr_key_ahead(m) == has, "%s: look-ahead %d, expected %d", what,
+             mbgcmi_mgr_key_ahead(m), has);
+    snprintf(what, sizeof what, "arch=%s, auto, then 4 keys", tu_mgr_label(cfg));
+    estimate_bursts(m, keys, 4, 2 * MBGCMI_KS_WINDOW, &r, what);
+    TU_CHECK(mbgcmi_mgr_key_ahead(m) == 0, "%s: still on", what);
+    snprintf(what, sizeof what, "arch=%s, forced on, 4 keys", tu_mgr_label(cfg));
+    mbgcmi_mgr_set_key_ahead(m, 1);
+    estimate_bursts(m, keys, 4, 2 * MBGCMI_KS_WINDOW, &r, what);
+    TU_CHECK(mbgcmi_mgr_key_ahead(m) == has, "%s: look-ahead %d", what, mbgcmi_mgr_key_ahead(m));
+    snprintf(what, sizeof what, "arch=%s, forced off, 4096 keys", tu_mgr_label(cfg));
+    mbgcmi_mgr_set_key_ahead(m, 0);
+    estimate_bursts(m, keys, nk, 2 * MBGCMI_KS_WINDOW, &r, what);
+    TU_CHECK(mbgcmi_mgr_key_ahead(m) == 0, "%s: on", what);
+    mbgcm_mgr_free(m);
+    tu_keys_free(keys, nk);
+}
+
+static void key_ahead_all(void **state)
+{
+    (void)state;
+    int cfgs[TU_MGR_NCFG];
+    const int n = tu_mgr_configs(cfgs);
+    for (int i = 0; i < n; i++) {
+        if (tu_mgr_fast_lanes(cfgs[i])) {
+            key_ahead_cfg(cfgs[i]);
+        }
+    }
+}
+
 static void pipeline_generic(void **state) { (void)state; pipeline_cfg(TU_ARCH("generic")); }
 static void pipeline_aesni(void **state) { (void)state; pipeline_cfg(TU_ARCH("aesni")); }
 static void pipeline_avx2(void **state) { (void)state; pipeline_cfg(TU_ARCH("avx2")); }
@@ -592,7 +680,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pipeline_generic), cmocka_unit_test(pipeline_aesni),
         cmocka_unit_test(pipeline_avx2),    cmocka_unit_test(pipeline_avx512),
-        cmocka_unit_test(pipeline_auto),
+        cmocka_unit_test(pipeline_auto),    cmocka_unit_test(key_ahead_all),
     };
     const int fails = cmocka_run_group_tests_name("mgr_pipeline", tests, NULL, NULL);
     uint64_t counts[TU_MGR_NCFG];

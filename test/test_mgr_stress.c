@@ -497,12 +497,16 @@ static void run_session(tu_rng *r, int cfg, uint64_t budget, unsigned sidx)
         mbgcmi_mgr_set_single_min_len(S.m, S.thr);
         S.thr = S.m->single_min_len; /* 0 on an arch without lanes: every job single-stream */
     }
+    /* the burst's key look-ahead: as the estimate says (off with these few keys), forced on
+       (where the arch has it) or forced off */
+    const int ahead = (int)tu_rng_below(r, 3) - 1;
+    mbgcmi_mgr_set_key_ahead(S.m, ahead);
     snprintf(S.ctx, sizeof S.ctx,
              "arch=%s session=%u lanes=%u queue=%u timeout=%llu single_min=%s%llu keys=%zu "
-             "(seed 0x%016llx)",
+             "key_ahead=%d (seed 0x%016llx)",
              tu_mgr_label(cfg), sidx, S.lanes, S.q, (unsigned long long)S.timeout,
              S.thr_known ? "" : "default/", (unsigned long long)S.thr, S.nkeys,
-             (unsigned long long)tu_seed());
+             mbgcmi_mgr_key_ahead(S.m), (unsigned long long)tu_seed());
     memset(&S.last, 0, sizeof S.last);
 
     while (S.jobs < budget) {

@@ -226,6 +226,7 @@ static const struct mbgcmi_gcm_ops ops_by32 = {
     BY32_OPS_KERNELS,
     .whole = mbgcmi_avx512_by32_gcm,
     .whole12 = mbgcmi_avx512_by32_whole12,
+    .whole12_next = mbgcmi_avx512_by32_whole12_next,
     .jobs12 = jobs12_by32,
     .jobs12_enc_from = BY32_JOBS12_ENC_FROM,
     .jobs12_enc_below = SIZE_MAX,

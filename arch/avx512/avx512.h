@@ -73,6 +73,8 @@ mbgcmi_whole12_op mbgcmi_avx512_tiny12, mbgcmi_avx512_tiny12g;
    by16's, by32's and by32h's. */
 mbgcmi_whole12_op mbgcmi_avx512_by16_whole12, mbgcmi_avx512_by32_whole12,
     mbgcmi_avx512_by32h_whole12;
+/* by32's whole12 with a key to request (struct mbgcmi_gcm_ops.whole12_next) */
+mbgcmi_whole12_op mbgcmi_avx512_by32_whole12_next;
 
 /* gcm_x4_avx512.asm: the four-lane kernel (core/group.h's lane-kernel contract). */
 unsigned mbgcmi_avx512_lanes(struct mbgcmi_group *g);

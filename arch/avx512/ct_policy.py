@@ -112,7 +112,7 @@ POLICY = {
             'rax': 'rounds, masks from lengths, scratch; by16_whole12: len + aad_len',
             'rsp': 'stack pointer'},
         public_mem=[KEY_ROUNDS, ('rsp', 8, 24, 'stack arguments 7..9 (out, tag, tag_len | '
-                                 'decrypt << 8): no frame')],
+                                 'decrypt << 8 | a key to prefetch << 16): no frame')],
         declassify=[],
         declassify_setcc=[(f, {'k3'},
                            'decrypt: KORTESTW of the differing counted tag bytes, SETNZ into the '

@@ -336,7 +336,8 @@ section .text
 ; (FHP_PART: mbgcmi_avx512_by32_jobs12); PASS_AAD: AAD_LATE after round 3; PASS_GH6: the GHASH
 ; of a 24-block group (GK_STEP6); PASS_W: the rows come whitened (CTR32_WBW), no round 0;
 ; PASS_PF: BULK_PREFETCH after round PF_ROUND (a decrypt's first pass, when the body sets PFB);
-; PASS_PK: KEY_LINES_PREFETCH of its powers after round 2 (an encrypt's first pass).
+; PASS_PK: KEY_LINES_PREFETCH of its powers after round 2 (an encrypt's first pass); PASS_PKN:
+; NEXT_KEY_PREFETCH after round 2 (a decrypt's first pass, with PASS_PF).
 %define PASS_J0 1
 %define PASS_GH 2
 %define PASS_FH 4
@@ -348,11 +349,28 @@ section .text
 %define PF_ROUND 6
 %define PASS_PK 512
 %define PASS_PKJ 1024
+%define PASS_PKN 2048
 ; PASS_PK: an encrypt's first pass reads only round keys, its GHASH starts in the next pass; with
 ; the key beyond the caches its round keys and its powers were two misses one after the other,
 ; requested together one (KEY_LINES_PREFETCH, gcm_wide.inc: in random key order on Zen 5,
 ; one-shot encrypts of 594 bytes 12% and of 1420 bytes 30% less time; about 1% more with the key
 ; in the caches; a decrypt's first pass reads both at once anyway).
+; NEXT_KEY_PREFETCH: by32's burst names in gcm12's ninth argument, from bit W12_NEXT_SHIFT on,
+; the key of a job it runs soon after (core/gcm.h, whole12_next); that key's twenty lines are
+; requested here, unless it is this call's key or none (0): a burst's decrypts run one after
+; another through whole12, and with keys beyond the caches met in random order each started a
+; memory latency (or two) behind. rax scratch (public: the caller's pointer).
+%macro NEXT_KEY_PREFETCH 0
+        cmp     dword [rsp + GF_MODE], 1
+        jne     %%none                                  ; (only gcm12 has such an argument)
+        mov     rax, [rbp + 32]
+        shr     rax, W12_NEXT_SHIFT
+        jz      %%none
+        cmp     rax, rdi
+        je      %%none
+        KEY_LINES_PREFETCH rax, 32, 1
+%%none:
+%endmacro
 %macro PASS_RW 3                        ; nz, instruction (round key in zmm22), flags
 %assign _z 0
 %rep %1
@@ -406,6 +424,9 @@ section .text
 %endif
 %if ((%3) & PASS_PKJ) && _r == 2
         JOB_KEY_PREFETCH 2
+%endif
+%if ((%3) & PASS_PKN) && _r == 2
+        NEXT_KEY_PREFETCH
 %endif
 %assign _r _r + 1
 %endrep
@@ -1173,7 +1194,8 @@ mbgcmi_avx512_by32_gcm:
         BULK_ENC 14
         jmp     .bulk_done
 .bulk_dec:
-%assign PFB PASS_PF                             ; decrypting: in the first pass (BULK_PREFETCH)
+%assign PFB PASS_PF | PASS_PKN                  ; decrypting: in the first pass (BULK_PREFETCH,
+                                                ; and the next key's lines)
         cmp     eax, 12
         je      .bulk_dec12
         ja      .bulk_dec14

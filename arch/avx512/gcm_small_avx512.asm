@@ -625,6 +625,27 @@ mbgcmi_avx512_by16_whole12:
 ;   17..496 bytes of AAD to gmac12, 497..GMAC12_MAX to gmac12c; the rest to
 ;   mbgcmi_avx512_by32_gcm12. Register use: rax (len + aad_len), public.
 extern mbgcmi_avx512_by32_gcm12
+; int mbgcmi_avx512_by32_whole12_next(...as mbgcmi_avx512_small12...)
+;   by32's whole12 taking in its ninth argument, from bit W12_NEXT_SHIFT on, the address of the
+;   key of a job its caller runs soon after (struct mbgcmi_gcm_ops.whole12_next, core/gcm.h:
+;   the manager's burst, only while it sees keys beyond the caches, jobs/jobs_internal.h).
+;   A message of up to BY32_DEC_CHUNKS_MAX bytes (small12, small12k and the other short paths)
+;   has that key's twenty lines requested here, unless it is this call's own; a longer one
+;   has them requested in by32's first pass (NEXT_KEY_PREFETCH in gcm_by32_avx512.asm, after
+;   round 2, where they cost nothing measurable in the caches). Then by32's whole12. A burst's
+;   jobs that run at once through whole12 otherwise each started, with thousands of keys met
+;   in random order, a memory latency (or two) behind. An entry of its own: the check in
+;   whole12 itself cost burst decrypts of 160-384 bytes 1.5% in the caches (docs/perf.md).
+;   rax scratch.
+global mbgcmi_avx512_by32_whole12_next:function hidden
+mbgcmi_avx512_by32_whole12_next:
+        cmp     r9, BY32_DEC_CHUNKS_MAX
+        ja      mbgcmi_avx512_by32_whole12
+        mov     rax, [rsp + 24]
+        shr     rax, W12_NEXT_SHIFT
+        cmp     rax, rdi
+        je      mbgcmi_avx512_by32_whole12
+        KEY_LINES_PREFETCH rax, 32, 1
 global mbgcmi_avx512_by32_whole12:function hidden
 mbgcmi_avx512_by32_whole12:
         cmp     rcx, 16
