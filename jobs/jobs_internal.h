@@ -139,7 +139,7 @@ struct mbgcm_mgr {
     mbgcm_job *defer[MBGCMI_JOBS12_MAX];
     unsigned ndefer;
     /* burst: 1 while its jobs that run at once through whole12 name the key three jobs on
-       (struct mbgcmi_gcm_ops.whole12_next; mbgcmi_ks_window decides, or the test hook) */
+       (struct mbgcmi_gcm_ops.whole12_next; ks_window in mgr.c decides, or the test hook) */
     int key_ahead;
     int key_ahead_force;         /* -1: as the estimate says; 0 / 1: off / on (test hook) */
     unsigned ks_left;            /* sampled bursts left in the window */
@@ -148,7 +148,7 @@ struct mbgcm_mgr {
     uint64_t jobs, jobs_invalid, bytes, single, auth_failures, single_finish;
     uint64_t kernel_calls[MBGCMI_GL];     /* by busy lanes of the group: 1..4 */
     uint64_t runs[MBGCMI_RUN_CAUSES];
-    /* keys in use, estimated (mbgcmi_ks_sample): a bit per hash of a sampled key's address */
+    /* keys in use, estimated (ks_sample in mgr.c): a bit per hash of a sampled key's address */
     uint64_t ks_map[MBGCMI_KS_BITS / 64];
     /* ---- memory ---- */
     void *mem;                   /* the one allocation holding all of the above */
