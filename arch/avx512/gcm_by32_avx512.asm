@@ -363,12 +363,7 @@ section .text
 %macro NEXT_KEY_PREFETCH 0
         cmp     dword [rsp + GF_MODE], 1
         jne     %%none                                  ; (only gcm12 has such an argument)
-        mov     rax, [rbp + 32]
-        shr     rax, W12_NEXT_SHIFT
-        jz      %%none
-        cmp     rax, rdi
-        je      %%none
-        KEY_LINES_PREFETCH rax, 32, 1
+        NEXT_KEY_LINES qword [rbp + 32]
 %%none:
 %endmacro
 %macro PASS_RW 3                        ; nz, instruction (round key in zmm22), flags

@@ -641,11 +641,7 @@ global mbgcmi_avx512_by32_whole12_next:function hidden
 mbgcmi_avx512_by32_whole12_next:
         cmp     r9, BY32_DEC_CHUNKS_MAX
         ja      mbgcmi_avx512_by32_whole12
-        mov     rax, [rsp + 24]
-        shr     rax, W12_NEXT_SHIFT
-        cmp     rax, rdi
-        je      mbgcmi_avx512_by32_whole12
-        KEY_LINES_PREFETCH rax, 32, 1
+        NEXT_KEY_LINES qword [rsp + 24]
 global mbgcmi_avx512_by32_whole12:function hidden
 mbgcmi_avx512_by32_whole12:
         cmp     rcx, 16
