@@ -689,7 +689,7 @@ section .text
 ; the keys in them (a packet pool) those misses came after the pass: 768-1518-byte encrypts
 ; 10-20% quicker from memory, level in the caches. A longer message leaves its first group to
 ; the hardware's stream prefetch: requested, those lines no longer miss, the stream never
-; starts, and the groups past the third (no later prefetch for encrypts) came 5-10% later at
+; starts, and the groups past the third (no later prefetch for encrypts) came later: 5-20% at
 ; 2-4 KiB (docs/perf.md). rax, eax and the flags scratch.
 %macro ENC_PREFETCH 0
 %if LIST == 0
