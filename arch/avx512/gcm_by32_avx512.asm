@@ -1559,9 +1559,9 @@ mbgcmi_avx512_by32_jobs12:
         mov     r9, rbx
         shr     r9, 4
         cmp     r9, 32
-        jb      .first_tail_pf                          ; (no whole group: nothing to request)
+        jb      .job_input_asked                        ; (no whole group: nothing to request)
         ENC_PREFETCH
-.first_tail_pf:
+.job_input_asked:
         mov     eax, [rdi + KEY_ROUNDS]
         cmp     r9, 32
         jb      .first_tail
