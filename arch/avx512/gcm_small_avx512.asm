@@ -447,8 +447,7 @@ section .text
 %endif
 %%rows:
 %endif
-        mov     ecx, r9d
-        sub     ecx, 64 * (_nz - 1)                     ; the last zmm's bytes, 1..64
+        lea     ecx, [r9 - 64 * (_nz - 1)]              ; the last zmm's bytes, 1..64
         mov     rax, -1
         bzhi    rax, rax, rcx
         kmovq   k1, rax
