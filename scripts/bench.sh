@@ -6,8 +6,9 @@
 #   pinned to one CPU: throughput (one thread; 64 keys round-robin and one key), latency (Poisson
 #   arrivals, with and without flush timeout), threads (one engine per thread) and key setup
 #   (ns per key, beside ipsec-mb's and OpenSSL's), then GMAC calls (no message; 64, 256 and
-#   1420 bytes of AAD, the avx512 engines against intel-ipsec-mb) -> tables on
-#   stdout, progress on stderr; CSV, the table and a PNG plot (perf/plot.sh) in perf/results/
+#   1420 bytes of AAD) and messages of 64, 256 and 1420 bytes with 0, 8 and 12 bytes of AAD
+#   (IPsec ESP's lengths), the avx512 engines against intel-ipsec-mb -> tables on stdout,
+#   progress on stderr; CSV, the table and a PNG plot (perf/plot.sh) in perf/results/
 #   (gitignored; latest.* point to the newest run).
 # Peers: OpenSSL EVP, Debian's intel-ipsec-mb 1.3 and, given its source, a current
 # intel-ipsec-mb, each ipsec-mb through every API a user could pick: direct GCM calls, job API,
@@ -23,7 +24,7 @@
 #   --imb-arch A   ipsec-mb managers from init_mb_mgr_A: auto (default), sse, avx2, avx512,
 #                  avx10 (e.g. avx2 to compare AVX2 paths on an AVX-512 machine; mbgcm's own
 #                  arch: MBGCM_ARCH=avx2 in the environment, or -- --engines avx2).
-# Default: the quick run (5 reps, ~0.15 s per figure; about 5 minutes on 2 cores with a current
+# Default: the quick run (5 reps, ~0.15 s per figure; about 6 minutes on 2 cores with a current
 # peer, build included; the first run with a new source adds its ~5 minute build). --full: 9
 # reps, 0.9 s per figure, every mbgcm arch even when arches share kernels (portable C lanes
 # included), more latency and thread sizes, then mbgcm-kbench (where the ring API's cycles
@@ -195,6 +196,24 @@ for aad in 64 256 1420; do
     ${IMB_ARCH:+--imb-arch "$IMB_ARCH"} --label "commit $rev, GMAC $aad" |
     awk -v aad="$aad" '/^Summary/ {p = 1; next} p && /^ +keys/ {next} p && NF == 0 {p = 0}
       p {printf "  %5s %-7s %-3s %7s  %-28s  %-28s  %s\n", $1, $2, $3, aad, $5, $7, $9}' |
+    tee -a "$TXT"
+done
+
+# The AAD lengths packets carry: IPsec ESP authenticates 8 bytes (SPI, sequence number) or 12
+# (with the extended sequence number), and a message may have none. The tables above use 16
+# bytes; intel-ipsec-mb has a quicker path of its own for 12 bytes and for none (docs/perf.md,
+# "twenty-fourth stop"), so these rows are its best case. Summary rows with the AAD length added.
+log "running mbgcm-bench with 0, 8 and 12 bytes of AAD (64, 256 and 1420-byte messages)"
+echo | tee -a "$TXT"
+echo "== AAD of 0, 8 and 12 bytes (IPsec ESP: 8, or 12 with extended sequence numbers; 64" \
+  "keys; ratio as in the summary) ==" | tee -a "$TXT"
+printf '   keys AES     dir   bytes     AAD  %-28s  %-28s  ratio\n' "mbgcm best" \
+  "reference best" | tee -a "$TXT"
+for aad in 0 8 12; do
+  "$BIN" --mode tput --sizes 64,256,1420 --aad "$aad" --keys 64 --engines avx512,ipsec-mb \
+    "${GMAC_ARGS[@]}" ${IMB_ARCH:+--imb-arch "$IMB_ARCH"} --label "commit $rev, AAD $aad" |
+    awk -v aad="$aad" '/^Summary/ {p = 1; next} p && /^ +keys/ {next} p && NF == 0 {p = 0}
+      p {printf "  %5s %-7s %-3s %7s %7s  %-28s  %-28s  %s\n", $1, $2, $3, $4, aad, $5, $7, $9}' |
     tee -a "$TXT"
 done
 
