@@ -184,34 +184,42 @@ ARCHW=$(awk '/^Summary/ {p = 1; next} p && NF == 0 {p = 0}
   END {for (k in c) if (c[k] > m) {m = c[k]; b = k}; print b}' "$TXT")
 ARCHW=${ARCHW:-avx512}
 
-# GMAC calls (no message, the AAD authenticated: DPDK's AES-GMAC, ESP with NULL encryption):
-# that arch's engines against intel-ipsec-mb at 64, 256 and 1420 bytes of AAD, 64 keys; each
-# run's summary rows, with the AAD length in place of the (zero) message length.
+if [ "$MODE" = full ]; then
+  GMAC_ARGS=(--reps 9 --seconds-per-point 0.5 --warmup 1)
+else
+  GMAC_ARGS=(--quick --seconds-per-point 0.15)
+fi
+# aad_rows SIZES AAD: a short run of that arch's engines against intel-ipsec-mb (64 keys) with
+# AAD bytes of AAD; its summary rows, the AAD length added (SIZES 0, GMAC: in place of the zero
+# message length).
+aad_rows() {
+  "$BIN" --mode tput --sizes "$1" --aad "$2" --keys 64 --engines "$ARCHW",ipsec-mb \
+    "${GMAC_ARGS[@]}" ${IMB_ARCH:+--imb-arch "$IMB_ARCH"} --label "commit $rev, AAD $2" |
+    awk -v aad="$2" -v gmac="$([ "$1" = 0 ] && echo 1 || echo 0)" '
+      /^Summary/ {p = 1; next} p && NF == 0 {p = 0}
+      p && $2 ~ /^AES-/ && gmac {printf "  %5s %-7s %-3s %7s  %-28s  %-28s  %s\n", $1, $2, $3,
+        aad, $5, $7, $9}
+      p && $2 ~ /^AES-/ && !gmac {printf "  %5s %-7s %-3s %7s %7s  %-28s  %-28s  %s\n", $1, $2,
+        $3, $4, aad, $5, $7, $9}' |
+    tee -a "$TXT"
+}
+
+# GMAC calls (no message, the AAD authenticated: DPDK's AES-GMAC, ESP with NULL encryption) at
+# 64, 256 and 1420 bytes of AAD.
 log "running mbgcm-bench on GMAC calls (64, 256 and 1420 bytes of AAD)"
 echo | tee -a "$TXT"
 echo "== GMAC: no message, the AAD authenticated (64 keys; ratio as in the summary:" \
   "the reference's time / mbgcm's) ==" | tee -a "$TXT"
 printf '   keys AES     dir     AAD  %-28s  %-28s  ratio\n' "mbgcm best" "reference best" |
   tee -a "$TXT"
-if [ "$MODE" = full ]; then
-  GMAC_ARGS=(--reps 9 --seconds-per-point 0.5 --warmup 1)
-else
-  GMAC_ARGS=(--quick --seconds-per-point 0.15)
-fi
 for aad in 64 256 1420; do
-  "$BIN" --mode tput --sizes 0 --aad "$aad" --keys 64 --engines "$ARCHW",ipsec-mb \
-    "${GMAC_ARGS[@]}" \
-    ${IMB_ARCH:+--imb-arch "$IMB_ARCH"} --label "commit $rev, GMAC $aad" |
-    awk -v aad="$aad" '/^Summary/ {p = 1; next} p && NF == 0 {p = 0}
-      p && $2 ~ /^AES-/ {printf "  %5s %-7s %-3s %7s  %-28s  %-28s  %s\n", $1, $2, $3, aad, $5,
-        $7, $9}' |
-    tee -a "$TXT"
+  aad_rows 0 "$aad"
 done
 
 # The AAD lengths packets carry: IPsec ESP authenticates 8 bytes (SPI, sequence number) or 12
 # (with the extended sequence number), and a message may have none. The tables above use 16
 # bytes; intel-ipsec-mb has a quicker path of its own for 12 bytes and for none (docs/perf.md,
-# "twenty-fourth stop"), so these rows are its best case. Summary rows with the AAD length added.
+# "twenty-fourth stop"), so these rows are its best case.
 log "running mbgcm-bench with 0, 8 and 12 bytes of AAD (64, 256 and 1420-byte messages)"
 echo | tee -a "$TXT"
 echo "== AAD of 0, 8 and 12 bytes (IPsec ESP: 8, or 12 with extended sequence numbers; 64" \
@@ -219,12 +227,7 @@ echo "== AAD of 0, 8 and 12 bytes (IPsec ESP: 8, or 12 with extended sequence nu
 printf '   keys AES     dir   bytes     AAD  %-28s  %-28s  ratio\n' "mbgcm best" \
   "reference best" | tee -a "$TXT"
 for aad in 0 8 12; do
-  "$BIN" --mode tput --sizes 64,256,1420 --aad "$aad" --keys 64 --engines "$ARCHW",ipsec-mb \
-    "${GMAC_ARGS[@]}" ${IMB_ARCH:+--imb-arch "$IMB_ARCH"} --label "commit $rev, AAD $aad" |
-    awk -v aad="$aad" '/^Summary/ {p = 1; next} p && NF == 0 {p = 0}
-      p && $2 ~ /^AES-/ {printf "  %5s %-7s %-3s %7s %7s  %-28s  %-28s  %s\n", $1, $2, $3, $4,
-        aad, $5, $7, $9}' |
-    tee -a "$TXT"
+  aad_rows 64,256,1420 "$aad"
 done
 
 if [ "$MODE" = full ] && [ -x "$KBIN" ]; then
