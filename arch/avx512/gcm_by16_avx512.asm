@@ -37,7 +37,9 @@
 ;            groups waiting for their GHASH (ENC_LAG2), else scratch for loads. In a turn of
 ;            two passes (ENC_LAG2, DEC_PAIRS) zmm4-7 and zmm8-11 trade these roles
 ;            instead of being copied
-;   zmm12    CTR     counters of B0's four blocks, byte-reflected (low dword = counter)
+;   zmm12    CTR     counters of B0's four blocks, byte-reflected (low dword = counter); in the
+;                    whole-group loops Z instead: the counter block with its last byte zero,
+;                    XORed with round key 0 (CTR_WB in gcm_wide.inc)
 ;   zmm13    BSWAP   zmm14 POLY   zmm16 S (lane 0, other lanes zero; after a pair's
 ;            reduction four limbs, one per lane, until the next group's hash folds them)
 ;   zmm15    J0, then E_K(J0) (the whole-message kernels: a fifth chain of the first AES pass,
@@ -63,7 +65,7 @@ default rel
 section .rodata
 %include "consts.inc"
 WIDE_CONSTS
-WCTR2BE:        dd 0, 0, 0, 2 << 24, 0, 0, 0, 3 << 24, 0, 0, 0, 4 << 24, 0, 0, 0, 5 << 24
+WIDE_CTR_TABLE
 WJ0ONE:         dd 0, 0, 0, 1 << 24                 ; J0 = IV || 00 00 00 01
                 dd 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 WJ0TWO:         dd 0, 0, 0, 2 << 24                 ; J0 + 1 (a 12-byte IV)
@@ -224,7 +226,7 @@ mbgcmi_avx512_stream_finish:              ; rdi k, rsi st, rdx t
 %endmacro
 
 ; ENC_LAG2 ctr, exit: the whole-group loop of an encrypt, entered after the first group's
-; GROUP_STORE (its GHASH pending in zmm4-7, r9 blocks left, the counter byte in |ctr|). An
+; GROUP_STORE (its GHASH pending in zmm4-7, r9 blocks left, 16 c in |ctr|: CTR_WB). An
 ; encrypt's GHASH input is its output, ready only when the group's AES pass ends; hashed under
 ; the next group's rounds (as a decrypt's input is), it held that pass back on Intel (by16's
 ; loop with the GHASH of the group before last took 3-4% less time for AES-128 at 4-16 KiB,
@@ -253,7 +255,7 @@ mbgcmi_avx512_stream_finish:              ; rdi k, rsi st, rdx t
         cmp     r9, 16
         jb      %2
         CTR_WB  %1
-        AES_W   4, 0
+        AES_W   4, 0, 0, 1
         vmovdqa64 zmm8, zmm4
         vmovdqa64 zmm9, zmm5
         vmovdqa64 zmm10, zmm6
@@ -265,13 +267,13 @@ mbgcmi_avx512_stream_finish:              ; rdi k, rsi st, rdx t
         CTR_WB  %1
 %define GH_BASE 8
 %define GH_PAIR 1
-        AES_W   4, 1                                    ; the older: H^32..H^17, unreduced
+        AES_W   4, 1, 0, 1                              ; the older: H^32..H^17, unreduced
 %undef GH_PAIR
 %undef GH_BASE
         PAIR_STORE_ENC 8
         CTR_WB  %1
 %define GH_PAIR 2
-        AES_W   4, 1                                    ; the newer: H^16..H^1, reduced
+        AES_W   4, 1, 0, 1                              ; the newer: H^16..H^1, reduced
 %undef GH_PAIR
         PAIR_STORE_ENC 4
         jmp     %%pairs
@@ -280,7 +282,7 @@ mbgcmi_avx512_stream_finish:              ; rdi k, rsi st, rdx t
         jb      %%drain
         CTR_WB  %1
 %define GH_BASE 8
-        AES_W   4, 1                                    ; with the older group's GHASH
+        AES_W   4, 1, 0, 1                              ; with the older group's GHASH
 %undef GH_BASE
         vmovdqa64 zmm8, zmm4
         vmovdqa64 zmm9, zmm5
@@ -301,7 +303,7 @@ mbgcmi_avx512_stream_finish:              ; rdi k, rsi st, rdx t
 %endmacro
 
 ; DEC_PAIRS ctr, exit: the whole-group loop of a decrypt, entered with the previous group's
-; input pending in zmm4-7 (r9 blocks left, the counter byte in |ctr|): while two groups or
+; input pending in zmm4-7 (r9 blocks left, 16 c in |ctr|: CTR_WB): while two groups or
 ; more are left, a turn of two passes, the first loading its input into zmm8-11 and hashing
 ; zmm4-7 (GH_PAIR 1), the second loading into zmm4-7 and hashing zmm8-11 (GH_PAIR 2, reduced);
 ; then at most one more group as before. Jumps to |exit| with fewer than 16 blocks left and
@@ -323,14 +325,14 @@ mbgcmi_avx512_stream_finish:              ; rdi k, rsi st, rdx t
         CTR_WB  %1
         GROUP_LOAD 1                                    ; into zmm8-11
 %define GH_PAIR 1
-        AES_W   4, 1
+        AES_W   4, 1, 0, 1
 %undef GH_PAIR
         PAIR_STORE_DEC 8
         CTR_WB  %1
         GROUP_LOAD 1, 4                                 ; into zmm4-7
 %define GH_BASE 8
 %define GH_PAIR 2
-        AES_W   4, 1
+        AES_W   4, 1, 0, 1
 %undef GH_PAIR
 %undef GH_BASE
         PAIR_STORE_DEC 4
@@ -340,7 +342,7 @@ mbgcmi_avx512_stream_finish:              ; rdi k, rsi st, rdx t
         jb      %2
         CTR_WB  %1
         GROUP_LOAD 1
-        AES_W   4, 1                                    ; with the previous group's GHASH
+        AES_W   4, 1, 0, 1                              ; with the previous group's GHASH
         GROUP_STORE 1
         jmp     %2
 %endmacro
@@ -354,18 +356,19 @@ mbgcmi_avx512_stream_finish:              ; rdi k, rsi st, rdx t
         jb      %%tail4
         ; first group: no GHASH pending yet
         movzx   r11d, byte [rsi + 15]                   ; the counter's last byte
-        CTR_BE_ENTER
-        CTR_WB  r11d
+        shl     r11d, 4
+        CTR_Z_ENTER
+        CTR_WB  r11
         GROUP_LOAD %1
-        AES_W   4, 0
+        AES_W   4, 0, 0, 1
         GROUP_STORE %1
 %if %1 == 0
-        ENC_LAG2 r11d, %%drain                          ; (encrypt: two groups' lag, below)
+        ENC_LAG2 r11, %%drain                           ; (encrypt: two groups' lag, below)
 %else
-        DEC_PAIRS r11d, %%drain
+        DEC_PAIRS r11, %%drain
 %endif
 %%drain:
-        CTR_BE_LEAVE
+        CTR_Z_LEAVE r11
         GH_STEP 0                                       ; hash the last full group
         GH_STEP 1
         GH_STEP 2
@@ -603,26 +606,27 @@ mbgcmi_avx512_ctr_dec:
         movzx   esi, byte [r12 + 15]
         inc     esi                                     ; last byte of J0 + 1
         and     esi, 255
-        CTR_BE_ENTER
-        CTR_WB  esi
+        shl     esi, 4
+        CTR_Z_ENTER
+        CTR_WB  rsi
         GROUP_LOAD %1
 %if %1 == 0
         ; encrypt: E_K(J0) rides in the last pass (the tail's, or alone at the end), not in
         ; the first one, whose four zmm keep the AES unit busy: 1-3% less time at 576-2048
         ; bytes on the Intel Xeon guest (two points 1-2% more); a decrypt keeps it in the first
         ; pass (level there)
-        AES_W   4, 0
+        AES_W   4, 0, 0, 1
         GROUP_STORE 0
         mov     r14d, 1                                 ; this group's GHASH is pending
-        ENC_LAG2 esi, %%tail_be, 1                      ; (r14d = 2: two groups pending)
+        ENC_LAG2 rsi, %%tail_be, 1                      ; (r14d = 2: two groups pending)
 %else
-        AES_W   4, 0, 1                                 ; the first AES pass: J0 joins it
+        AES_W   4, 0, 1, 1                              ; the first AES pass: J0 joins it
         GROUP_STORE %1
         mov     r14d, 1                                 ; this group's GHASH is pending
-        DEC_PAIRS esi, %%tail_be
+        DEC_PAIRS rsi, %%tail_be
 %endif
 %%tail_be:
-        CTR_BE_LEAVE
+        CTR_Z_LEAVE rsi
 %%tail:
         mov     esi, ebx
         and     esi, 255                                ; bytes after the whole groups
@@ -933,10 +937,10 @@ mbgcmi_avx512_gcm:
 %macro TAIL_AES_J 1
         test    r14d, r14d
         jz      %%first
-        AES_W   %1, 1
+        AES_W   %1, 1, 0, 1
         jmp     %%done
 %%first:
-        AES_W   %1, 2, 1
+        AES_W   %1, 2, 1, 1
 %%done:
 %endmacro
 
@@ -946,26 +950,26 @@ mbgcmi_avx512_gcm:
 ; xmm15 = E_K(J0), xmm16 = S. rcx in, r8 out, rbx len, eax rounds, rdi key set.
 %macro JOB_BODY 1
         xor     r14d, r14d                              ; no pass done yet
-        mov     esi, 2                                  ; last byte of J0 + 1 (J0 = IV || 1)
+        mov     esi, 16 * 2                             ; 16 x the last byte of J0 + 1
         mov     r9, rbx
         shr     r9, 4
         cmp     r9, 16
         jb      %%tail
-        CTR_WB  esi
+        CTR_WB  rsi
         GROUP_LOAD %1
-        AES_W   4, 2, 1                                 ; first pass: previous final GHASH, J0
+        AES_W   4, 2, 1, 1                              ; first pass: previous final GHASH, J0
         GROUP_STORE %1
         AAD_HASH
         mov     r14d, 1                                 ; a whole group's GHASH is pending
 %if %1 == 0
-        ENC_LAG2 esi, %%tail
+        ENC_LAG2 rsi, %%tail
 %else
-        DEC_PAIRS esi, %%tail
+        DEC_PAIRS rsi, %%tail
 %endif
 %%tail:
         test    bl, bl                                  ; bytes after the whole groups?
         jz      %%no_tail
-        CTR_WB  esi                                     ; counters for up to 16 blocks
+        CTR_WB  rsi                                     ; counters for up to 16 blocks
         mov     esi, ebx
         and     esi, 255
         mov     eax, [rdi + KEY_ROUNDS]
@@ -1065,14 +1069,15 @@ mbgcmi_avx512_gcm12_jobs:
         vmovdqu8 xmm21{k2}{z}, [r10]
         vmovdqa64 [rsp + JF_ETAG], xmm21
 .no_etag:
-        ; J0 = IV || 00 00 00 01 (xmm15); the counters J0+1 .. J0+4 in zmm12 straight in the
-        ; byte order form CTR_WB steps (last bytes 2..5; esi tracks lane 0's: JOB_BODY)
+        ; J0 = IV || 00 00 00 01 (xmm15); zmm12 straight in CTR_WB's form: Z = (IV || 0) ^
+        ; round key 0 (esi = 16 x J0 + 1's last byte: JOB_BODY)
         mov     r10, [r12 + J_IV]
         mov     eax, 0x7777
         kmovw   k1, eax
         vbroadcasti32x4 zmm12{k1}{z}, [r10]             ; the IV in dwords 0-2 of every lane
         vpord   xmm15, xmm12, [WJ0ONE]
-        vpord   zmm12, zmm12, [WCTR2BE]
+        vbroadcasti32x4 zmm22, [rdi + KEY_RK]
+        vpxorq  zmm12, zmm12, zmm22
         LOAD_POWERS
         mov     rcx, [r12 + J_SRC]
         mov     r8, [r12 + J_DST]
