@@ -41,15 +41,18 @@
    entry; every avx512 CPU has what the avx2 arch requires), the rest through the by16 kernel.
    On the Intel Xeon guest (docs/perf.md, "Intel Xeon guest against intel-ipsec-mb 2.0.2") the
    short-message kernel took 15-26% off the avx2 short path's time at 32-144 bytes (26-34% with
-   32-64 bytes of AAD) and 14-20% off by16's at 192-256. Encrypting from 193 bytes, its small12p entry makes the key stream in two or three passes
-   (each pass's GHASH under the next one's rounds): 9-11% less time than one pass at 256-320 bytes
+   32-64 bytes of AAD) and 14-20% off by16's at 192-256. Encrypting from 193 bytes, its small12p
+   entry makes the key stream in two or three passes (each pass's GHASH under the next one's
+   rounds): 9-11% less time than one pass at 256-320 bytes
    and 3-12% less than by16's at 336-512 (by16: one whole group and a tail, the group's GHASH
    waiting for the group's pass). Decrypting it stays ahead to 512 bytes (18% at 320, 5-8% at 512),
-   where it hashes its input during the AES pass. GMAC calls (no message) with up to 64 bytes of
-   AAD go there too: 4-10% less time than the avx2 short path with no AAD, 7-17% at 8-16 bytes,
-   12-25% at 32-64. Longer messages with at most 64 bytes of AAD take small12p too, in chunks
-   of 32 blocks (each chunk's GHASH reduced under the next chunk's rounds): encrypts of
-   513..BY16_CHUNKS_ENC_MAX bytes (4-13% less time than by16's kernel at 528-1024 bytes,
+   where it hashes its input during the AES pass. GMAC calls (no message) with up to 16 bytes of
+   AAD go to tiny12g, with 17..496 bytes to gmac12p (a GHASH-only entry, schoolbook: 2-17% less
+   time than small12p at 17-64 bytes and than by16 at 128-496 at most points, docs/perf.md,
+   "Intel Xeon guest, eighth stop"); small12p had taken those up to 64 bytes with 12-25% less
+   time than the avx2 short path. Longer messages with at most 64 bytes of AAD take small12p
+   too, in chunks of 32 blocks (each chunk's GHASH reduced under the next chunk's rounds):
+   encrypts of 513..BY16_CHUNKS_ENC_MAX bytes (4-13% less time than by16's kernel at 528-1024 bytes,
    one-shot and in the ring; at 1100-2048 bytes AES-128 encrypts were 1-6% slower, AES-256
    level) and decrypts of 513..BY16_CHUNKS_MAX bytes (at 1100-2048 another 4-8% less). Lengths
    and the direction are public (docs/perf.md, "Intel Xeon guest, seventh stop"). The choice is

@@ -122,7 +122,7 @@ POLICY = {
                           for f in ('mbgcmi_avx512_small12', 'mbgcmi_avx512_small12p',
                                     'mbgcmi_avx512_small12k', 'mbgcmi_avx512_tiny12',
                                     'mbgcmi_avx512_tiny12g', 'mbgcmi_avx512_gmac12',
-                                    'mbgcmi_avx512_gmac12c')]),
+                                    'mbgcmi_avx512_gmac12p', 'mbgcmi_avx512_gmac12c')]),
     'hpowers_avx512': dict(
         plan='arch/avx512/hpowers_avx512.asm "Register plan": rdi k only, no branch, no stack',
         flag_regs={}, public_mem=[], declassify=[]),

@@ -3,7 +3,8 @@
 ; arch's one-shot path for messages of at most 512 bytes with at most 16 bytes of AAD, and for
 ; shorter ones with 17..64 bytes of AAD; small12p and small12k (small12 with chunks) also take
 ; 513..2048 bytes with at most 64 bytes of AAD in chunks of 32 blocks (.chunk below); tiny12g
-; and gmac12 / gmac12c take GMAC calls (no message) of up to 16 and of 17..2048 bytes of AAD.
+; and gmac12 / gmac12p / gmac12c take GMAC calls (no message) of up to 16 and of 17..2048 bytes
+; of AAD.
 ; arch_avx512.c decides which variant sends which lengths here; docs/perf.md has the
 ; measurements.
 ;
@@ -552,7 +553,8 @@ section .text
 ;   bytes with at most 16 bytes of AAD, encrypts up to BY16_CHUNKS_ENC_MAX and decrypts up to
 ;   BY16_CHUNKS_MAX bytes with at most 64 bytes of AAD (from 513 bytes in chunks of 32
 ;   blocks), messages with 17..64 bytes of AAD while len + aad_len <= 464 (the key's 32
-;   powers), and GMAC calls with 17..64 bytes of AAD; other messages of at most 144 bytes with
+;   powers); to mbgcmi_avx512_gmac12p: GMAC calls with 17..496 bytes of AAD; other messages
+;   of at most 144 bytes with
 ;   at most 64 bytes of AAD to the avx2 arch's short path (mbgcmi_avx2_gcm12: one ymm pass);
 ;   the rest to mbgcmi_avx512_gcm12 (by16). The thresholds were measured on the Intel Xeon
 ;   guest (arch_avx512.c, docs/perf.md). As a C function with a sibling call (the compiler
@@ -590,9 +592,10 @@ mbgcmi_avx512_by16_whole12:
         jmp     .w_other
 .w_gmac:
         cmp     rcx, 16                                 ; GMAC: up to one AAD block in tiny12g,
-        jbe     mbgcmi_avx512_tiny12g                   ; else the AAD and L in one reduction
-        cmp     rcx, 64
-        jbe     mbgcmi_avx512_small12p
+        jbe     mbgcmi_avx512_tiny12g                   ; up to 31 in gmac12p (one chunk:
+        cmp     rcx, 31 * 16                            ; the AAD's rows and L, schoolbook),
+        jbe     mbgcmi_avx512_gmac12p                   ; longer by16 (its AAD loop)
+        jmp     .w_by16
 .w_chunk:
         cmp     rcx, 64                                 ; at most 64 bytes of AAD: small12p in
         ja      .w_by16                                 ; chunks of 32 blocks, encrypts up to
@@ -1178,8 +1181,21 @@ mbgcmi_avx512_tiny12g:
         TINY12  1
 
 ; GMAC_ROW: row zmm15 (reflected) times the power row at r8 and its Karatsuba row into
-; LO/MI/HI (zmm12-14); zmm16-18 scratch
+; LO/MI/HI (zmm12-14); zmm16-18 scratch. With GMAC_SB (the Intel entries gmac12p / gmac12cp)
+; schoolbook from the power row alone, as small12p: four products, no Karatsuba row (with many
+; keys those rows are more lines to fetch per call; docs/perf.md)
+%assign GMAC_SB 0
 %macro GMAC_ROW 0
+%if GMAC_SB
+        vmovdqu64 zmm18, [r8]                           ; one load: rows at HPOW(n) are rarely
+        vpclmulqdq zmm16, zmm15, zmm18, 0x00            ; 64-byte aligned
+        vpclmulqdq zmm17, zmm15, zmm18, 0x11
+        vpxorq  zmm12, zmm12, zmm16
+        vpxorq  zmm14, zmm14, zmm17
+        vpclmulqdq zmm16, zmm15, zmm18, 0x01
+        vpclmulqdq zmm17, zmm15, zmm18, 0x10
+        vpternlogq zmm13, zmm16, zmm17, 0x96            ; MI = a0 b1 ^ a1 b0
+%else
         vpclmulqdq zmm16, zmm15, [r8], 0x00
         vpclmulqdq zmm17, zmm15, [r8], 0x11
         vpshufd zmm18, zmm15, 0x4e
@@ -1188,6 +1204,7 @@ mbgcmi_avx512_tiny12g:
         vpxorq  zmm12, zmm12, zmm16
         vpxorq  zmm14, zmm14, zmm17
         vpxorq  zmm13, zmm13, zmm18
+%endif
 %endmacro
 
 ; GMAC_NEXT [s]: the full row at rdx (with s = 1 S, xmm21, joins its first block) into
@@ -1229,15 +1246,19 @@ mbgcmi_avx512_tiny12g:
 
 ; GMAC_S: S (xmm21) from LO/MI/HI (SREDUCE)
 %macro GMAC_S 0
-        SREDUCE 12, 13, 14, 15
+        SREDUCE 12, 13, 14, 15, GMAC_SB
         vmovdqa64 xmm21, xmm14
 %endmacro
 
 ; GMAC_L: LO/MI/HI start from L times H^1 (L = {0, AAD bits}: LO nothing, HI the high qwords'
-; product, MI L's high qword times H's Karatsuba operand)
+; product, MI L's high qword times H's Karatsuba operand, or with GMAC_SB times H's low qword)
 %macro GMAC_L 0
         vpclmulqdq xmm14, xmm19, [rdi + HPOW(1)], 0x11
+%if GMAC_SB
+        vpclmulqdq xmm13, xmm19, [rdi + HPOW(1)], 0x01
+%else
         vpclmulqdq xmm13, xmm19, [rdi + HKAR(1)], 0x01
+%endif
         vpxorq  xmm12, xmm12, xmm12
 %endmacro
 
@@ -1297,7 +1318,7 @@ mbgcmi_avx512_tiny12g:
 
 ; GMAC_TAIL: the tag from LO/MI/HI, the registers cleared
 %macro GMAC_TAIL 0
-        STAG    12, 13, 14, 15, 11, 4
+        STAG    12, 13, 14, 15, 11, 4, GMAC_SB
         SCLEAR  4, 4
         SCLEAR  6, 6
         SCLEAR  12, 21
@@ -1334,7 +1355,13 @@ mbgcmi_avx512_tiny12g:
 ;   from memory: no broadcast on the rounds' pipes).
 ;
 ;   gmac12 is the one-chunk case (a <= 31) alone; gmac12c makes the chunks (an entry of its
-;   own, so that the one-chunk calls take no branch more).
+;   own, so that the one-chunk calls take no branch more). gmac12p is gmac12 with schoolbook
+;   products (four per block from the power rows alone, MI = a0 b1 ^ a1 b0, as small12p): the
+;   by16 variant's (Intel), where a product issues every cycle beside the rounds and the
+;   Karatsuba rows are more lines per call with many keys. There it took 2-17% off the time of
+;   the paths before it (small12p to 64 bytes of AAD, by16's kernel above) at 17-496 bytes;
+;   gmac12c's chunks, Karatsuba or schoolbook, were 5-11% slower than by16's AAD loop at 768-2048
+;   bytes, so by16 keeps those (docs/perf.md, "Intel Xeon guest, eighth stop").
 ;   Register plan: rdi k, rsi iv then tag_len | decrypt << 8, rdx aad (advancing), rcx
 ;   aad_len, r8 the power row, r9 rows left in a chunk, r10 middle chunks left, r11 tag then
 ;   scratch (reloaded for STAG), rax rounds, lengths, the result; xmm4 J0 -> E_K(J0), xmm6
@@ -1342,9 +1369,12 @@ mbgcmi_avx512_tiny12g:
 ;   the expected tag, xmm21 S; k1 the IV's dwords, k2 the tag's bytes, k3 a last row's bytes.
 ;   Every branch is on a length or the key's rounds. No stack slot is written. (len, in and
 ;   out are not read: a GMAC call has no message.)
+; GMAC12_ONE [suffix]: the one-chunk entry, gmac12 (Karatsuba) or gmac12p (suffix p, GMAC_SB:
+; schoolbook, the by16 variant's)
+%macro GMAC12_ONE 0-1
 align 64
-global mbgcmi_avx512_gmac12:function hidden
-mbgcmi_avx512_gmac12:
+global mbgcmi_avx512_gmac12%1:function hidden
+mbgcmi_avx512_gmac12%1:
         GMAC_HEAD
         ; one chunk (a <= 31): powers from HPOW(a + 1)
         lea     eax, [rcx + 15]
@@ -1354,11 +1384,11 @@ mbgcmi_avx512_gmac12:
         GMAC_L
         lea     r9d, [ecx - 1]
         shr     r9d, 6                                  ; full rows before the last
-        jz      .g_lastrow
-.g_row:
+        jz      %%g_lastrow
+%%g_row:
         GMAC_NEXT
-        jnz     .g_row
-.g_lastrow:
+        jnz     %%g_row
+%%g_lastrow:
         lea     eax, [ecx - 1]
         and     eax, 63
         inc     eax                                     ; the last row's bytes, 1..64
@@ -1369,6 +1399,12 @@ mbgcmi_avx512_gmac12:
         vpshufb zmm15, zmm15, zmm11
         GMAC_ROW
         GMAC_TAIL
+%endmacro
+
+GMAC12_ONE
+%assign GMAC_SB 1
+GMAC12_ONE p
+%assign GMAC_SB 0
 
 global mbgcmi_avx512_gmac12c:function hidden
 mbgcmi_avx512_gmac12c:
