@@ -13,7 +13,8 @@ POLICY = {
             'rdi': 'k', 'rsi': 'ctr / j0; gcm: 16 x the counter\'s last byte (CTR_WB), '
             'then the tail length', 'rdx': 's; gcm: length scratch',
             'rcx': 'in', 'r8': 'out', 'r9': 'blocks left', 'rax': 'rounds, length scratch',
-            'r10': 'scratch (lengths; F tail blocks)', 'r11': 'gcm: AAD length; ctr ops: 16 x the counter\'s last byte; jobs: '
+            'r10': 'scratch (lengths; F tail blocks)',
+            'r11': 'gcm: AAD length; ctr ops: 16 x the counter\'s last byte; jobs: '
             '&jobs[i], previous job index', 'r12': 'gcm: j0 pointer; jobs: current job',
             'r13': 'gcm: tag pointer; jobs: fail mask', 'rbx': 'gcm: message length',
             'r14': 'gcm: whole group pending (0/1); gcm12: tag_len | decrypt << 8',

@@ -1181,7 +1181,7 @@ mbgcmi_avx512_tiny12g:
         TINY12  1
 
 ; GMAC_ROW: row zmm15 (reflected) times the power row at r8 and its Karatsuba row into
-; LO/MI/HI (zmm12-14); zmm16-18 scratch. With GMAC_SB (the Intel entries gmac12p / gmac12cp)
+; LO/MI/HI (zmm12-14); zmm16-18 scratch. With GMAC_SB (gmac12p, the by16 variant's entry)
 ; schoolbook from the power row alone, as small12p: four products, no Karatsuba row (with many
 ; keys those rows are more lines to fetch per call; docs/perf.md)
 %assign GMAC_SB 0
@@ -1357,8 +1357,8 @@ mbgcmi_avx512_tiny12g:
 ;   gmac12 is the one-chunk case (a <= 31) alone; gmac12c makes the chunks (an entry of its
 ;   own, so that the one-chunk calls take no branch more). gmac12p is gmac12 with schoolbook
 ;   products (four per block from the power rows alone, MI = a0 b1 ^ a1 b0, as small12p): the
-;   by16 variant's (Intel), where a product issues every cycle beside the rounds and the
-;   Karatsuba rows are more lines per call with many keys. There it took 2-17% off the time of
+;   by16 variant's (Intel), where a product issues every cycle (the product Karatsuba saves
+;   buys little) and its rows are more lines per call with many keys. There it took 2-17% off the time of
 ;   the paths before it (small12p to 64 bytes of AAD, by16's kernel above) at 17-496 bytes;
 ;   gmac12c's chunks, Karatsuba or schoolbook, were 5-11% slower than by16's AAD loop at 768-2048
 ;   bytes, so by16 keeps those (docs/perf.md, "Intel Xeon guest, eighth stop").
