@@ -23,6 +23,12 @@
 #include "ct.h"
 #include "jobs_internal.h"
 #include "validate.h"
+#if defined(MBGCM_HAVE_NASM) && defined(__x86_64__)
+#include "x86.h"
+#define MBGCMI_X86_BURST12 1
+#else
+#define MBGCMI_X86_BURST12 0
+#endif
 
 static uint64_t clock_monotonic(void *ctx)
 {
@@ -589,6 +595,33 @@ static inline __attribute__((always_inline)) int may_be_short(const mbgcm_job *j
                     : aad <= MBGCMI_SHORT_MAX_AAD || aad < short_lim;
 }
 
+/* mbgcmi_x86_burst12's window of lengths (without it, the same fields for burst12_window) */
+#if MBGCMI_X86_BURST12
+typedef struct mbgcmi_x86_burst12 burst12_t;
+/* Where the lengths a burst sends straight to whole12 end, by direction: below those the
+   pipelined call takes (mbgcmi_jobs12_takes; a GMAC job never comes here: from >= 1) and
+   within the longest message (mbgcmi_x86_burst12 relies on it). */
+static uint64_t burst12_below(const struct mbgcmi_gcm_ops *ops, int dec)
+{
+    const size_t lo = dec ? ops->jobs12_dec_from : ops->jobs12_enc_from;
+    const size_t hi = dec ? ops->jobs12_dec_below : ops->jobs12_enc_below;
+    return ops->jobs12 != NULL && lo < hi && lo <= MBGCMI_MAX_TEXT_LEN ? lo
+                                                                       : MBGCMI_MAX_TEXT_LEN + 1;
+}
+#else
+typedef struct {
+    uint64_t from, below[2];
+} burst12_t;
+#endif
+
+/* 1 when mbgcmi_x86_burst12 with window |b| may take |job| by its lengths (its checks
+   aside) */
+static inline int burst12_window(const burst12_t *b, const mbgcm_job *job)
+{
+    const uint64_t len = job->len;
+    return len >= b->from && len < b->below[job->dir == MBGCM_DECRYPT];
+}
+
 /* Take jobs[i..) single-stream (burst_single12) while single12_ok says so, with single_from
    the burst's short-job limit where the arch sets one (below short_lim; else UINT64_MAX);
    returns the index of the first job it does not take (or n). jobs[i] itself is known not to
@@ -596,18 +629,22 @@ static inline __attribute__((always_inline)) int may_be_short(const mbgcm_job *j
    |mlim_enc| = |mlim_dec| = 0: no short-job kernel) ends the run, so that the short-job
    classes get it first. With |ahead| each job names the key of the job three on to whole12
    (this job's own key at the burst's end: none), whatever that job turns out to be; a
-   constant in each of fill_single12's two copies, so that the copy without pays nothing. */
+   constant in each of fill_single12's two copies, so that the copy without pays nothing.
+   With |win| (not NULL) a later job in mbgcmi_x86_burst12's window ends the run too, so that
+   the caller's asm loop takes it. */
 static inline __attribute__((always_inline)) unsigned
 single12_run(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, unsigned i,
              unsigned n, uint64_t mlim_enc, uint64_t mlim_dec, uint64_t short_lim,
-             uint64_t single_from, uint64_t *bytes, unsigned *failed, const int ahead)
+             uint64_t single_from, uint64_t *bytes, unsigned *failed, const int ahead,
+             const burst12_t *win)
 {
     const unsigned first = i;
     uint64_t b = 0;
     unsigned f = 0;
     for (; i < n; i++) {
         mbgcm_job *job = &jobs[i];
-        if ((i != first && may_be_short(job, short_lim, mlim_enc, mlim_dec)) ||
+        if ((i != first && (may_be_short(job, short_lim, mlim_enc, mlim_dec) ||
+                            (win != NULL && burst12_window(win, job)))) ||
             !single12_ok(m, job, single_from)) {
             break;
         }
@@ -632,16 +669,30 @@ fill_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, u
               uint64_t single_from, uint64_t *bytes, unsigned *failed)
 {
     return single12_run(m, ops, jobs, i, n, mlim_enc, mlim_dec, short_lim, single_from, bytes,
-                        failed, 0);
+                        failed, 0, NULL);
 }
+#if MBGCMI_X86_BURST12
+/* The third copy: a run that ends at the next job in mbgcmi_x86_burst12's window |win|, for
+   bursts of mixed lengths (the window's test in the plain copy's loop cost jobs it never
+   stops, such as 1-2 KiB encrypts for the pipelined call, about 1%). */
+static __attribute__((noinline)) unsigned
+fill_single12_win(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs, unsigned i,
+                  unsigned n, uint64_t mlim_enc, uint64_t mlim_dec, uint64_t short_lim,
+                  uint64_t single_from, uint64_t *bytes, unsigned *failed, const burst12_t *win)
+{
+    return single12_run(m, ops, jobs, i, n, mlim_enc, mlim_dec, short_lim, single_from, bytes,
+                        failed, 0, win);
+}
+#endif
 static __attribute__((noinline)) unsigned
 fill_single12_ahead(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *jobs,
                     unsigned i, unsigned n, uint64_t mlim_enc, uint64_t mlim_dec,
                     uint64_t short_lim, uint64_t single_from, uint64_t *bytes, unsigned *failed)
 {
     return single12_run(m, ops, jobs, i, n, mlim_enc, mlim_dec, short_lim, single_from, bytes,
-                        failed, 1);
+                        failed, 1, NULL);
 }
+
 
 unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
 {
@@ -685,7 +736,45 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
                                                                           : UINT64_MAX;
     f.single12 = single12;
     f.single_from = single_from;
+#if MBGCMI_X86_BURST12
+    /* The jobs the lines below would run at once through whole12 whatever their place in the
+       burst, as a window of lengths: never a short job (at least either direction's short-job
+       message limit), single-stream by the message alone (single12_ok: from single_from or
+       the single-stream threshold), not one the pipelined call waits for. Those run in
+       mbgcmi_x86_burst12's loop (arch/x86/burst_x86.asm), checked the same way; it stops at
+       any other job, which the C path below takes (fill_single12's run ends at the next job
+       in the window, which goes back to the loop). Not with the key look-ahead
+       (whole12_next). */
+    int run12 = single12 && m->j0_hook == NULL && !m->key_ahead;
+    burst12_t b12 = {.w12 = ops->whole12};
+    if (run12) {
+        const uint64_t route = single_from < m->single_min_len ? single_from : m->single_min_len;
+        uint64_t from = mlim_enc > mlim_dec ? mlim_enc : mlim_dec;
+        from = from > route ? from : route;
+        b12.from = from > 1 ? from : 1;
+        b12.below[0] = burst12_below(ops, 0);
+        b12.below[1] = burst12_below(ops, 1);
+        run12 = b12.from < b12.below[0] || b12.from < b12.below[1]; /* (else an empty window) */
+    }
+#endif
     for (unsigned i = 0; i < n;) {
+#if MBGCMI_X86_BURST12
+        if (run12) {
+            mbgcm_job *const stop = mbgcmi_x86_burst12(jobs + i, jobs + n, &b12);
+            unsigned took = (unsigned)(stop - (jobs + i));
+            direct_bytes += b12.bytes;
+            if (b12.failed != 0) { /* it ran and failed its tag */
+                mbgcmi_complete(m, stop, MBGCM_ERR_AUTH);
+                failed++;
+                took++;
+            }
+            direct += took;
+            m->single += took;
+            if ((i += took) == n) {
+                break;
+            }
+        }
+#endif
         if ((mlim_enc | mlim_dec) != 0) { /* (0: no job of this burst takes that kernel) */
             const unsigned stop =
                 fill_short(m, jobs, i, n, short_lim, mlim_enc, mlim_dec, &f, now, &direct_bytes,
@@ -698,12 +787,22 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
         /* jobs[i] is not a valid short job; a scatter-gather job is not one whole12 takes
            either (fill_single12 would only turn it away) */
         if (single12 && ((uintptr_t)jobs[i].src_sgl | (uintptr_t)jobs[i].dst_sgl) == 0) {
-            const unsigned stop =
-                m->key_ahead ? fill_single12_ahead(m, ops, jobs, i, n, mlim_enc, mlim_dec,
-                                                   short_lim, single_from, &direct_bytes,
-                                                   &failed)
-                             : fill_single12(m, ops, jobs, i, n, mlim_enc, mlim_dec, short_lim,
-                                             single_from, &direct_bytes, &failed);
+            unsigned stop;
+#if MBGCMI_X86_BURST12
+            /* a run with a job in the window just after its first: a burst of mixed lengths */
+            if (run12 && i + 1 < n && burst12_window(&b12, &jobs[i + 1])) {
+                stop = fill_single12_win(m, ops, jobs, i, n, mlim_enc, mlim_dec, short_lim,
+                                         single_from, &direct_bytes, &failed, &b12);
+            } else
+#endif
+            {
+                stop = m->key_ahead ? fill_single12_ahead(m, ops, jobs, i, n, mlim_enc,
+                                                          mlim_dec, short_lim, single_from,
+                                                          &direct_bytes, &failed)
+                                    : fill_single12(m, ops, jobs, i, n, mlim_enc, mlim_dec,
+                                                    short_lim, single_from, &direct_bytes,
+                                                    &failed);
+            }
             if (stop != i) {
                 direct += stop - i;
                 i = stop;

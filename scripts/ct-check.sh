@@ -534,6 +534,12 @@ def analyse(kernel, insns, funcs, src_lines, verbose):
         if mn == 'push':
             g, v, k, ft, fs, pu = st
             return (g, v, k, ft, fs, pu + (load_taint(ops[0]),))
+        if mn == 'add' and ops[0].kind == 'reg' and ops[0].reg == 'rsp' and \
+                ops[1].kind == 'imm' and ops[1].imm % 8 == 0 and 0 < ops[1].imm // 8 <= len(st[5]):
+            # the pushed arguments of a call dropped (add rsp, 8n after it): n entries off the
+            # stack model (the flags it writes depend on rsp alone)
+            g, v, k, ft, fs, pu = st
+            return (g, v, k, False, frozenset(), pu[:-(ops[1].imm // 8)])
         if mn == 'pop':
             g, v, k, ft, fs, pu = st
             if not pu:

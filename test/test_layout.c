@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_layout.c — the NASM views of the C structures agree with the C layout:
- * arch/x86/include/lane_state.inc against struct mbgcmi_group (core/group.h) and arch/x86/include/key.inc
- * against struct mbgcmi_key (core/key.h).
+ * arch/x86/include/lane_state.inc against struct mbgcmi_group (core/group.h),
+ * arch/x86/include/key.inc against struct mbgcmi_key (core/key.h) and arch/x86/include/job.inc
+ * against mbgcm_job (api/mbgcm.h).
  *
  * Each .inc file is parsed (%define / %xdefine / %assign, object-like and one-parameter
  * function-like; values are integer expressions over numbers and earlier defines, evaluated
@@ -21,6 +22,9 @@
 #endif
 #ifndef MBGCM_KEY_INC
 #error "MBGCM_KEY_INC (path of arch/x86/include/key.inc) is not defined"
+#endif
+#ifndef MBGCM_JOB_INC
+#error "MBGCM_JOB_INC (path of arch/x86/include/job.inc) is not defined"
 #endif
 
 /* ---- a tiny NASM %define reader --------------------------------------------------------------- */
@@ -362,6 +366,40 @@ static void key_layout(void **state)
     if (bad) fail();
 }
 
+/* ---- job ---------------------------------------------------------------------------------------- */
+static void job_layout(void **state)
+{
+    (void)state;
+    struct defs *D = tu_xmalloc(sizeof *D);
+    parse_file(MBGCM_JOB_INC, D);
+    print_message("%s: %d defines (guard %s)\n", MBGCM_JOB_INC, D->n, D->guard);
+    static const struct {
+        const char *inc;
+        size_t off;
+    } jf[] = {
+        {"J_KEY", offsetof(mbgcm_job, key)},         {"J_DIR", offsetof(mbgcm_job, dir)},
+        {"J_IV", offsetof(mbgcm_job, iv)},           {"J_IVLEN", offsetof(mbgcm_job, iv_len)},
+        {"J_AAD", offsetof(mbgcm_job, aad)},         {"J_AADLEN", offsetof(mbgcm_job, aad_len)},
+        {"J_SRC", offsetof(mbgcm_job, src)},         {"J_DST", offsetof(mbgcm_job, dst)},
+        {"J_LEN", offsetof(mbgcm_job, len)},         {"J_TAG", offsetof(mbgcm_job, tag)},
+        {"J_TAGLEN", offsetof(mbgcm_job, tag_len)},  {"J_STATUS", offsetof(mbgcm_job, status)},
+        {"J_SRCSGL", offsetof(mbgcm_job, src_sgl)},  {"J_DSTSGL", offsetof(mbgcm_job, dst_sgl)},
+        {"J_RESERVED", offsetof(mbgcm_job, reserved_)}, {"J_SIZE", sizeof(mbgcm_job)},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof jf / sizeof jf[0]; i++) {
+        const int64_t v = value(D, jf[i].inc);
+        if (v != (int64_t)jf[i].off) {
+            print_error("%s = %lld, but the C layout of mbgcm_job says %zu\n", jf[i].inc,
+                        (long long)v, jf[i].off);
+            bad = 1;
+        }
+    }
+    all_checked(D);
+    free(D);
+    if (bad) fail();
+}
+
 /* The reader itself: a known file text gives the known values. */
 static void reader_self_check(void **state)
 {
@@ -393,6 +431,7 @@ int main(void)
         cmocka_unit_test(reader_self_check),
         cmocka_unit_test(lane_state_layout),
         cmocka_unit_test(key_layout),
+        cmocka_unit_test(job_layout),
     };
     return cmocka_run_group_tests_name("layout", tests, NULL, NULL) ? 1 : 0;
 }

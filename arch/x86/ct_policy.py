@@ -25,4 +25,24 @@ POLICY = {
         calls={f: 'whole12 (returns the tag result: public by design, as MBGCMI_DECLASSIFY '
                   'marks it in C) and, after a failed tag, mbgcmi_wipe (returns nothing)'
                for f in ('mbgcmi_x86_encrypt', 'mbgcmi_x86_decrypt')}),
+    'burst_x86': dict(
+        plan='arch/x86/burst_x86.asm "Register plan": the job\'s fields in whole12\'s argument '
+             'registers, rbx the job, r12 end, rbp the window, r13 whole12; no vector register',
+        flag_regs={
+            'rbx': 'the job pointer', 'r12': 'end of the jobs',
+            'rbp': 'the window (struct mbgcmi_x86_burst12) pointer', 'rdi': 'key pointer',
+            'rsi': 'iv pointer', 'rdx': 'aad pointer', 'rcx': 'aad_len', 'r8': 'in pointer',
+            'r9': 'len', 'r11': 'the direction (0 encrypt, 1 decrypt)',
+            'rax': 'key rounds, len, 2 len - 1, the list pointers ORed, then whole12\'s tag '
+                   'result (public by design)',
+            'r10': 'the window\'s limit, the rounds and tag-length bit sets, tag_len, out, '
+                   'in - out (+ len - 1)'},
+        public_mem=[KEY_ROUNDS, ('rdi', 248, 4, 'key->magic (struct mbgcmi_key)'),
+                    ('rbx', 0, 136, 'the job\'s fields (struct mbgcm_job: pointers, lengths, '
+                     'direction, status)'),
+                    ('rbp', 0, 48, 'struct mbgcmi_x86_burst12: the window, whole12, the '
+                     'results')],
+        declassify=[],
+        calls={'mbgcmi_x86_burst12': 'whole12 (returns the tag result: public by design, as '
+                                     'MBGCMI_DECLASSIFY marks it in C)'}),
 }

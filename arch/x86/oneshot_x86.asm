@@ -31,13 +31,8 @@
 ; register, no secret.
 default rel
 %include "key.inc"
+%include "check12.inc"
 
-%define KEY_MAGIC       248
-%define KEY_MAGIC_VALUE 0x6b67626d              ; "mbgk"
-%define MAX_AAD_SHIFT   61                      ; aad_len < 2^61
-%define MAX_TEXT_LEN    0xFFFFFFFE0             ; 2^36 - 32
-%define TAG_LENS        0x1F110                 ; bit t set: tag length t is valid
-%define ROUNDS_OK       0x5400                  ; bits 10, 12, 14
 %define ERR_AUTH        1
 
 extern mbgcmi_oneshot_whole12
@@ -54,56 +49,8 @@ section .text
         jz      %2
         cmp     rdx, 12
         jne     %2
-        test    rdi, rdi                                ; key: present, aligned, initialised
-        jz      %2
-        test    dil, 63
-        jnz     %2
-        cmp     dword [rdi + KEY_MAGIC], KEY_MAGIC_VALUE
-        jne     %2
-        mov     eax, [rdi + KEY_ROUNDS]
-        cmp     eax, 14
-        ja      %2
-        mov     r10d, ROUNDS_OK
-        bt      r10d, eax
-        jnc     %2
-        mov     rax, r8                                 ; lengths
-        shr     rax, MAX_AAD_SHIFT
-        jnz     %2
-        mov     rax, [rsp + 8]
-        mov     r10, MAX_TEXT_LEN
-        cmp     rax, r10
-        ja      %2
-        mov     r10, [rsp + 32]                         ; tag length
-        cmp     r10, 16
-        ja      %2
-        mov     eax, TAG_LENS
-        bt      eax, r10d
-        jnc     %2
-        test    rsi, rsi                                ; pointers
-        jz      %2
-        cmp     qword [rsp + 24], 0
-        je      %2
-        test    r8, r8
-        jz      %%no_aad
-        test    rcx, rcx
-        jz      %2
-%%no_aad:
-        mov     rax, [rsp + 8]
-        test    rax, rax
-        jz      %%checked
-        test    r9, r9
-        jz      %2
-        mov     r10, [rsp + 16]
-        test    r10, r10
-        jz      %2
-        neg     r10
-        add     r10, r9                                 ; d = in - out
-        jz      %%checked                               ; in place
-        lea     r10, [r10 + rax - 1]
-        lea     rax, [rax + rax - 1]
-        cmp     r10, rax                                ; d + len - 1 < 2 len - 1: overlap
-        jb      %2
-%%checked:
+        CHECK12 %2, rdi, dil, rsi, rcx, r8, r9, qword [rsp + 8], qword [rsp + 16], \
+                qword [rsp + 24], qword [rsp + 32]
         ; whole12(k, iv, aad, aad_len, in, len, out, tag, tag_len | decrypt << 8)
         mov     rdx, rcx
         mov     rcx, r8
