@@ -54,7 +54,8 @@ struct mbgcmi_gcm_ops {
        MBGCMI_CHUNK_BLOCKS blocks (the last one may be shorter) is read from list[g].in and
        written to list[g].out; the list holds one entry more than there are groups (read,
        not used). One call keeps its groups in flight across the pieces where a call per piece
-       would start and drain the kernel's pipeline each time (scatter-gather jobs). */
+       would start and drain the kernel's pipeline each time (scatter-gather jobs).
+       ctr_list_dec may be NULL alone: decrypts then take a call per piece (jobs/sgl.c). */
     void (*ctr_list_enc)(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
                          const struct mbgcmi_chunk *list, size_t nblocks);
     void (*ctr_list_dec)(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
@@ -70,6 +71,10 @@ struct mbgcmi_gcm_ops {
     /* Required with the chunk-list ops: n bytes from src to dst (the bounce slots' copies),
        leaving no message byte in a register. */
     void (*copy)(uint8_t *dst, const uint8_t *src, size_t n);
+    /* 1: the chunk-list ops only for jobs whose pieces are cut on the group grid (no group
+       bounced: on the Intel Xeon guest by16 with by32's list took 2-2.8x the time of a call per
+       piece at pieces of 64-1998 bytes, docs/perf.md) */
+    unsigned char list_grid_only;
     /* Optional: the whole message in one call given J0 (AAD, message, partial blocks, length
        block), writing the full 16-byte tag. NULL: the driver composes the four above. */
     void (*whole)(const struct mbgcmi_key *k, const uint8_t j0[16], const uint8_t *aad,

@@ -693,7 +693,6 @@ fill_single12_ahead(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *j
                         failed, 1, NULL);
 }
 
-
 unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
 {
     if (m == NULL) {
