@@ -67,7 +67,7 @@ mbgcmi_x86_burst12:
         mov     r9, [rbx + J_LEN]
         mov     r11d, [rbx + J_DIR]
         sub     r11d, DIR_ENCRYPT                       ; 0 encrypt, 1 decrypt
-        cmp     r11d, 1
+        cmp     r11d, DIR_DECRYPT - DIR_ENCRYPT
         ja      .done
         mov     r10, [rbp + B_BELOW_ENC]
         cmove   r10, [rbp + B_BELOW_DEC]
