@@ -270,6 +270,10 @@ void mbgcmi_sched_run_all(mbgcm_mgr *m, enum mbgcmi_run_cause why);
    stream) and complete it. */
 void mbgcmi_sched_run_single(mbgcm_mgr *m, mbgcm_job *job);
 
+/* Check and run the common scatter-gather job in one walk of its lists (sgl.c): -1 when it is
+   not one (nothing done: the general path checks and runs it), else as mbgcmi_sgl_run. */
+int mbgcmi_sgl_fast(const struct mbgcmi_arch *a, const mbgcm_job *job);
+
 /* Take one job: validate it (an invalid job completes at once), then run it single-stream,
    stage it or put it into a lane (running the lanes when that took the last free one).
    Inline: it is the per-job path of every submit. */
@@ -277,6 +281,15 @@ static inline void mbgcmi_sched_accept(mbgcm_mgr *m, mbgcm_job *job, uint64_t no
                                        enum mbgcmi_run_cause why)
 {
     m->jobs++;
+    if (__builtin_expect(((uintptr_t)job->src_sgl | (uintptr_t)job->dst_sgl) != 0, 0)) {
+        const int r = mbgcmi_sgl_fast(m->arch, job); /* the common one: checked as it runs */
+        if (r >= 0) {
+            m->bytes += job->len;
+            m->single++;
+            mbgcmi_complete(m, job, r ? MBGCM_ERR_AUTH : MBGCM_OK);
+            return;
+        }
+    }
     const int st = mbgcmi_check_job_inline(job);
     if (st != MBGCM_OK) {
         mbgcmi_complete(m, job, st); /* keeps its place in the order, touches no lane */

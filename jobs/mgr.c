@@ -774,6 +774,14 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
             }
         }
 #endif
+        if (__builtin_expect(((uintptr_t)jobs[i].src_sgl | (uintptr_t)jobs[i].dst_sgl) != 0,
+                             0)) {
+            /* a scatter-gather job: neither a short job nor one for whole12 */
+            fill_put(m, &f);
+            mbgcmi_sched_accept(m, &jobs[i], now, MBGCMI_RUN_BURST);
+            i++;
+            continue;
+        }
         if ((mlim_enc | mlim_dec) != 0) { /* (0: no job of this burst takes that kernel) */
             const unsigned stop =
                 fill_short(m, jobs, i, n, short_lim, mlim_enc, mlim_dec, &f, now, &direct_bytes,

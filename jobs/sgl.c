@@ -9,7 +9,8 @@
  * the current destination segment are contiguous, a 16-byte block that straddles segments
  * completed through the stream's one-block slot. The message is never copied as a whole. A
  * message that lies in one segment on each side takes the linear path instead
- * (docs/design.md, "Scatter-gather jobs").
+ * (docs/design.md, "Scatter-gather jobs"). The common job (an mbuf chain's shape) is checked,
+ * routed and listed in one walk first (mbgcmi_sgl_fast); the rest takes the general path.
  */
 #include "gcm.h"
 #include "jobs_internal.h"
@@ -595,6 +596,198 @@ static void sgl_stream(const struct mbgcmi_arch *a, const mbgcm_job *job, int ro
         sgl_walk(&st, &in, &out, job->len);
     }
     mbgcmi_stream_tag(&st, t);
+}
+
+/* What mbgcmi_sgl_fast's walk found: groups written to the list, whether a cut lies off the
+   group grid, whether the groups outgrew one list, the source's first and last byte addresses
+   and, for two lists, the destination's. */
+struct fast_scan {
+    uint32_t g;
+    int off_grid, over;
+    uintptr_t s_lo, s_hi, d_lo, d_hi;
+};
+
+/* mbgcmi_sgl_fast's walk, compiled once per destination form (|mode|, a constant): checks n
+   >= 2 source segments (|sl|) and their destinations (FAST_SAME: the same segments;
+   FAST_LINEAR: |dbase| + offset; FAST_LISTS: |dl|'s segments, of the same lengths) as
+   mbgcmi_check_sgl_job would (non-empty, inside the message, no address wrap, after the one
+   before it: ascending segments are disjoint), and with |fill| writes the chunk list while
+   every cut is on the group grid and the groups fit. 1 when the lists are such, else 0. */
+enum { FAST_SAME, FAST_LINEAR, FAST_LISTS };
+static inline __attribute__((always_inline)) int
+fast_walk(const mbgcm_seg *sl, const mbgcm_seg *dl, uint8_t *dbase, uint32_t n, size_t len,
+          const int mode, int fill, struct mbgcmi_chunk *list, struct fast_scan *sc)
+{
+    uintptr_t s_end = 0, d_end = 0;
+    size_t sum = 0;
+    uint32_t g = 0;
+    int off = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const size_t k = sl[i].len;
+        const uintptr_t p = (uintptr_t)sl[i].ptr;
+        if (k == 0 || p == 0 || k > len - sum || p > UINTPTR_MAX - (k - 1) ||
+            (i != 0 && p <= s_end)) {
+            return 0;
+        }
+        s_end = p + (k - 1);
+        uintptr_t q = p;
+        if (mode == FAST_LINEAR) {
+            q = (uintptr_t)dbase + sum;
+        } else if (mode == FAST_LISTS) {
+            q = (uintptr_t)dl[i].ptr;
+            if (dl[i].len != k || q == 0 || q > UINTPTR_MAX - (k - 1) ||
+                (i != 0 && q <= d_end)) {
+                return 0;
+            }
+            sc->d_lo = i == 0 ? q : sc->d_lo;
+            d_end = q + (k - 1);
+        }
+        sum += k;
+        off |= sum != len && (k & (GROUP_BYTES - 1)) != 0; /* a cut off the group grid */
+        if (fill) {
+            if (off || k > (size_t)(LIST_GROUPS - g) * GROUP_BYTES) {
+                fill = 0;
+                sc->over = !off;
+                continue;
+            }
+            list[g].in = (const uint8_t *)p;
+            list[g].out = (uint8_t *)q;
+            g++;
+            for (size_t j = GROUP_BYTES; j < k; j += GROUP_BYTES) { /* (longer segments) */
+                list[g].in = (const uint8_t *)(p + j);
+                list[g].out = (uint8_t *)(q + j);
+                g++;
+            }
+        }
+    }
+    sc->g = g;
+    sc->off_grid = off;
+    sc->s_lo = (uintptr_t)sl[0].ptr;
+    sc->s_hi = s_end;
+    sc->d_hi = d_end;
+    return sum == len;
+}
+
+/* The common scatter-gather job in one walk of its lists: what an mbuf chain makes, in place
+   through one list, from a list into a linear buffer, or between two lists of the same segment
+   lengths, with a 12-byte IV and every segment non-empty and, on each list, in ascending
+   address order. The walk checks what mbgcmi_check_sgl_job would and writes the chunk list as
+   it goes, where the general path checks the lists, walks them again for the route
+   (list_route) and again to fill the list (list_fill). It takes the jobs whose route does not
+   depend on bounced groups: one segment (the linear path), every cut on the group grid with
+   the stretches shorter than list_route's stretch_max on average (one whole_list call), or
+   the stretches where list_route sends them whatever the cuts (no list op for the direction,
+   or list_grid_only), or with every cut on the grid. Anything else, an invalid job included,
+   is left to the general path untouched (-1), which gives it its own status: every job taken
+   here is one the general path would have accepted and run the same way. Returns -1 (not
+   taken), 0 (done) or 1 (a decrypt whose tag failed: the caller completes the job, which
+   zeroes its output). */
+int mbgcmi_sgl_fast(const struct mbgcmi_arch *a, const mbgcm_job *job)
+{
+    const struct mbgcmi_gcm_ops *const ops = a->ops;
+    const int dec = job->dir == MBGCM_DECRYPT;
+    const mbgcm_seg *const sl = job->src_sgl, *const dl = job->dst_sgl;
+    const uint32_t n = job->src_nseg;
+    const size_t len = job->len;
+    if ((job->dir != MBGCM_ENCRYPT && !dec) || job->reserved_ != NULL || job->iv_len != 12 ||
+        sl == NULL || job->src != NULL || n == 0 || n > MBGCM_MAX_SEGS || len == 0) {
+        return -1;
+    }
+    /* the destination: the same list (in place), a linear buffer, or a list of n segments */
+    const int mode = dl == sl ? FAST_SAME : dl == NULL ? FAST_LINEAR : FAST_LISTS;
+    uint8_t *const dbase = job->dst;
+    if (mode == FAST_LINEAR ? dbase == NULL || job->dst_nseg != 0
+                            : dbase != NULL || job->dst_nseg != n) {
+        return -1;
+    }
+    static const uint8_t dummy[1];
+    if (mbgcmi_check_args_inline(job->key, job->iv, 12, job->aad, job->aad_len, dummy, len,
+                                 dummy, job->tag, job->tag_len) != MBGCM_OK) {
+        return -1;
+    }
+    const struct mbgcmi_key *const k = mbgcmi_key_c(job->key);
+    if (n == 1) {
+        /* one segment on each side: the linear path (as mbgcmi_sgl_run's only_seg) */
+        const uintptr_t p = (uintptr_t)sl[0].ptr;
+        const uintptr_t q = mode == FAST_SAME     ? p
+                            : mode == FAST_LINEAR ? (uintptr_t)dbase
+                                                  : (uintptr_t)dl[0].ptr;
+        if (sl[0].len != len || p == 0 || q == 0 || p > UINTPTR_MAX - (len - 1) ||
+            q > UINTPTR_MAX - (len - 1) || (mode == FAST_LISTS && dl[0].len != len) ||
+            (mode != FAST_SAME && !(p + (len - 1) < q || q + (len - 1) < p))) {
+            return -1;
+        }
+        return mbgcmi_gcm_message(a, k, job->iv, 12, job->aad, job->aad_len, (const uint8_t *)p,
+                                  len, (uint8_t *)q, job->tag, job->tag_len, dec);
+    }
+    /* list_route's choice: the whole-message list call only where every cut is on the group
+       grid (no bounce) and the stretches average under stretch_max */
+    const int has_list = (dec ? ops->ctr_list_dec : ops->ctr_list_enc) != NULL;
+    if (has_list && ops->whole_list == NULL) {
+        return -1;
+    }
+    const size_t stretch_max = ops->list_grid_only || dec ? 1024 : 4096;
+    const int fill = has_list && (size_t)n * stretch_max > len;
+    struct mbgcmi_chunk list[LIST_GROUPS + 1];
+    struct fast_scan sc = {0, 0, 0, 0, 0, UINTPTR_MAX, 0};
+    const int ok =
+        mode == FAST_SAME     ? fast_walk(sl, dl, dbase, n, len, FAST_SAME, fill, list, &sc)
+        : mode == FAST_LINEAR ? fast_walk(sl, dl, dbase, n, len, FAST_LINEAR, fill, list, &sc)
+                              : fast_walk(sl, dl, dbase, n, len, FAST_LISTS, fill, list, &sc);
+    if (!ok) {
+        return -1;
+    }
+    /* out of place: the source bytes and the destination bytes apart as wholes */
+    if (mode == FAST_LINEAR) {
+        sc.d_lo = (uintptr_t)dbase;
+        if (sc.d_lo > UINTPTR_MAX - (len - 1)) {
+            return -1;
+        }
+        sc.d_hi = sc.d_lo + (len - 1);
+    }
+    if (mode != FAST_SAME && !(sc.s_hi < sc.d_lo || sc.d_hi < sc.s_lo)) {
+        return -1;
+    }
+    const int whole = fill && !sc.off_grid && !sc.over;
+    /* the rest of list_route: more groups than one list (its chunk-list calls in a stream),
+       or a cut off the grid where bounces weigh in (not list_grid_only): the general path */
+    if (!whole && has_list && (sc.over || (sc.off_grid && !ops->list_grid_only))) {
+        return -1;
+    }
+    uint8_t t[16], expect[16];
+    if (dec) {
+        memcpy(expect, job->tag, job->tag_len); /* before any output is written */
+    }
+    if (whole) {
+        uint8_t j0[16];
+        list[sc.g].in = NULL;
+        list[sc.g].out = NULL;
+        mbgcmi_j0_12(job->iv, j0);
+        ops->whole_list(k, j0, job->aad, job->aad_len, list, len, t, dec);
+    } else {
+        /* a stream update per segment (sgl_stream's loop for lists cut alike) */
+        struct mbgcmi_stream st;
+        mbgcmi_stream_init(&st, a, k, job->iv, 12, job->aad, job->aad_len, dec);
+        size_t off = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const size_t sn = sl[i].len;
+            uint8_t *const q = mode == FAST_SAME     ? sl[i].ptr
+                               : mode == FAST_LINEAR ? dbase + off
+                                                     : dl[i].ptr;
+            mbgcmi_stream_update(&st, sl[i].ptr, sn, q);
+            off += sn;
+        }
+        mbgcmi_stream_tag(&st, t);
+    }
+    int fail = 0;
+    if (dec) {
+        fail = !mbgcmi_ct_equal(t, expect, job->tag_len);
+        mbgcmi_wipe(expect, sizeof expect);
+    } else {
+        memcpy(job->tag, t, job->tag_len);
+    }
+    mbgcmi_wipe(t, sizeof t);
+    return fail;
 }
 
 int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)

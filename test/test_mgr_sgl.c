@@ -5,7 +5,8 @@
  * that split blocks, long segments; some jobs of 2-14 KiB in up to 250 pieces of 0..300
  * bytes; some of 0.5-40 KiB in mbuf-like pieces of 512-2048 bytes on the 512-byte grid, cut
  * off it now and then), in place (one list for both) and out of place, encrypt
- * and decrypt, through the ring and the burst API, on every arch and auto; a flipped tag
+ * and decrypt, through the ring and the burst API, on every arch and auto; chains cut evenly
+ * in each form the one-walk path takes and the ones beside it it leaves; a flipped tag
  * zeroes every destination segment; malformed lists are MBGCM_ERR_INVALID and leave the
  * manager working. Seed printed; MBGCM_SEED replays.
  */
@@ -289,7 +290,9 @@ static void test_sgl_invalid(void **state)
     struct { const char *what; int kind; } cases[] = {
         {"src sum short", 0}, {"dst sum long", 1}, {"NULL segment ptr", 2}, {"0 segments", 3},
         {"too many segments", 4}, {"src and src_sgl both", 5}, {"overlap src/dst", 6},
-        {"nseg without list", 7},
+        {"nseg without list", 7}, {"in place, segments overlapping", 8},
+        {"two lists cut alike, overlapping", 9}, {"list into a linear buffer, overlapping", 10},
+        {"two lists cut alike, destination segments overlapping", 11},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         mbgcm_job j;
@@ -305,7 +308,7 @@ static void test_sgl_invalid(void **state)
         j.src_nseg = 2;
         j.dst_sgl = d2;
         j.dst_nseg = 2;
-        mbgcm_seg bad[2];
+        mbgcm_seg bad[2], s2b[2];
         switch (cases[c].kind) {
         case 0: j.len = 129; j.dst_sgl = NULL; j.dst_nseg = 0; j.dst = b; break;
         case 1: bad[0] = d2[0]; bad[1] = (mbgcm_seg){b + 64, 65}; j.dst_sgl = bad; break;
@@ -315,7 +318,17 @@ static void test_sgl_invalid(void **state)
         case 5: j.src = a; break;
         case 6: bad[0] = (mbgcm_seg){a + 8, 64}; bad[1] = (mbgcm_seg){b + 64, 64}; j.dst_sgl = bad;
                 break;
-        default: j.src_sgl = NULL; j.src = a; j.src_nseg = 3; break;
+        case 7: j.src_sgl = NULL; j.src = a; j.src_nseg = 3; break;
+        case 8: bad[0] = (mbgcm_seg){a, 64}; bad[1] = (mbgcm_seg){a + 32, 64};
+                j.src_sgl = j.dst_sgl = bad; break;
+        case 9: s2b[0] = (mbgcm_seg){a, 64}; s2b[1] = (mbgcm_seg){a + 64, 64};
+                bad[0] = (mbgcm_seg){a + 8, 64}; bad[1] = (mbgcm_seg){a + 72, 64};
+                j.src_sgl = s2b; j.dst_sgl = bad; break;
+        case 10: s2b[0] = (mbgcm_seg){a, 64}; s2b[1] = (mbgcm_seg){a + 64, 64};
+                 j.src_sgl = s2b; j.dst_sgl = NULL; j.dst_nseg = 0; j.dst = a + 8; break;
+        default: s2b[0] = (mbgcm_seg){a, 64}; s2b[1] = (mbgcm_seg){a + 64, 64};
+                 bad[0] = (mbgcm_seg){b, 64}; bad[1] = (mbgcm_seg){b + 32, 64};
+                 j.src_sgl = s2b; j.dst_sgl = bad; break;
         }
         const unsigned ok = mbgcm_submit_burst(m, &j, 1);
         TU_CHECK(ok == 0 && j.status == MBGCM_ERR_INVALID, "%s: status %d", cases[c].what,
@@ -394,6 +407,124 @@ static void test_sgl_list_bounds(void **state)
     tu_keys_free(keys, 3);
 }
 
+/* Cut |len| bytes into pieces of |piece| bytes (the last one what is left); with |empty| an
+   empty segment after the first. */
+static uint32_t segment_even(uint8_t *buf, size_t len, mbgcm_seg *segs, size_t piece,
+                             int empty)
+{
+    uint32_t n = 0;
+    for (size_t off = 0; off < len; n++) {
+        if (empty && n == 1) {
+            segs[n].ptr = NULL;
+            segs[n++].len = 0;
+        }
+        const size_t k = piece < len - off ? piece : len - off;
+        segs[n].ptr = buf + off;
+        segs[n].len = k;
+        off += k;
+    }
+    return n;
+}
+
+/* Chains as DPDK's mbufs make them, each form of the one-walk path (jobs/sgl.c,
+   mbgcmi_sgl_fast) and the jobs next to it that it leaves to the general path: pieces of 512,
+   1024, 2048 and 4096 bytes on the group grid (the whole-message list call where the arch has
+   one and the pieces are short enough, else a stream update per piece) and one piece holding
+   the whole message (the linear path); in place through one list, through two lists of the same
+   cuts (separate buffers, or the same buffer: in place piece by piece), from a list into a
+   linear buffer; an empty segment after the first, a cut 16 bytes off the grid; encrypt,
+   decrypt and a failed tag; 700 bytes to 40 KiB (more groups than one list holds), in bursts
+   and through the ring, on every arch and auto. */
+static void test_sgl_chains(void **state)
+{
+    (void)state;
+    static const size_t lens[] = {700, 1024, 2148, 4096, 8192, 16401, 32768, 40960};
+    static const size_t pieces[] = {512, 1024, 2048, 4096, 65536, 528};
+    enum { FORMS = 7, NJ = 6 * FORMS * 3 };
+    int cfgs[TU_MGR_NCFG];
+    const int nc = tu_mgr_configs(cfgs);
+    tu_key *keys = tu_keys_new(&rng, 3, 0);
+    for (int ci = 0; ci < nc; ci++) {
+        mbgcm_mgr *m = tu_mgr_open(cfgs[ci], 4, 64, 0);
+        for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+            struct sjob *js = tu_xmalloc(NJ * sizeof *js);
+            memset(js, 0, NJ * sizeof *js);
+            for (int i = 0; i < NJ; i++) {
+                struct sjob *j = &js[i];
+                const int form = (i / 3) % FORMS, d = i % 3;
+                const size_t piece = pieces[i / (3 * FORMS)];
+                j->k = &keys[i % 3];
+                j->aad_len = (size_t)(i % 4) * 8;
+                j->len = lens[l];
+                j->tag_len = (size_t[]){16, 12, 8, 4}[i % 4];
+                j->dec = d != 0;
+                j->bad = d == 2;
+                /* forms: 0 in place, 1 two lists cut alike, 2 list into a linear buffer,
+                   3 two lists over one buffer, 4 in place with an empty segment, 5 two
+                   lists, the destination's in one piece, 6 two lists of as many pieces, the
+                   destination's first cut 16 bytes later */
+                j->mode = form == 0 || form == 3 || form == 4 ? 0 : form == 2 ? 2 : 1;
+                job_data(j);
+                j->sn = segment_even(j->src, j->len, j->s_segs, piece, form == 4);
+                if (form == 1 || form == 5 || form == 6) {
+                    j->dn = segment_even(j->dst, j->len, j->d_segs,
+                                         form == 5 ? j->len : piece, 0);
+                    if (form == 6 && j->dn > 1 && j->d_segs[1].len > 16) {
+                        j->d_segs[0].len += 16;
+                        j->d_segs[1].ptr += 16;
+                        j->d_segs[1].len -= 16;
+                    }
+                } else if (form == 3) {
+                    memcpy(j->d_segs, j->s_segs, j->sn * sizeof j->s_segs[0]);
+                    j->dn = j->sn;
+                    j->mode = 1;
+                } else {
+                    j->dn = j->sn;
+                }
+            }
+            char ctx[96];
+            snprintf(ctx, sizeof ctx, "arch %s len %zu", tu_mgr_label(cfgs[ci]), lens[l]);
+            if (l % 2 == 0) { /* bursts of 14 */
+                for (int i0 = 0; i0 < NJ; i0 += 14) {
+                    mbgcm_job burst[14];
+                    unsigned want_ok = 0;
+                    for (int i = 0; i < 14; i++) {
+                        fill(&burst[i], &js[i0 + i]);
+                        want_ok += !js[i0 + i].bad;
+                    }
+                    const unsigned ok = mbgcm_submit_burst(m, burst, 14);
+                    for (int i = 0; i < 14; i++) {
+                        check(&burst[i], ctx);
+                    }
+                    TU_CHECK(ok == want_ok, "%s: burst ok %u want %u", ctx, ok, want_ok);
+                }
+            } else { /* the ring, in order */
+                int next = 0;
+                for (int i = 0; i < NJ; i++) {
+                    fill(mbgcm_get_next_job(m), &js[i]);
+                    for (mbgcm_job *c = mbgcm_submit_job(m); c; c = mbgcm_get_completed_job(m)) {
+                        TU_CHECK(c->user_data == &js[next], "%s: order", ctx);
+                        next++;
+                        check(c, ctx);
+                    }
+                }
+                for (mbgcm_job *c; (c = mbgcm_flush_job(m)) != NULL;) {
+                    TU_CHECK(c->user_data == &js[next], "%s: order", ctx);
+                    next++;
+                    check(c, ctx);
+                }
+                TU_CHECK(next == NJ, "%s: %d jobs returned", ctx, next);
+            }
+            for (int i = 0; i < NJ; i++) {
+                release(&js[i]);
+            }
+            free(js);
+        }
+        mbgcm_mgr_free(m);
+    }
+    tu_keys_free(keys, 3);
+}
+
 int main(void)
 {
     tu_rng_init(&rng, "sgl");
@@ -401,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_sgl_vs_linear),
         cmocka_unit_test(test_sgl_invalid),
         cmocka_unit_test(test_sgl_list_bounds),
+        cmocka_unit_test(test_sgl_chains),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
