@@ -60,7 +60,8 @@ struct mbgcmi_gcm_ops {
                          const struct mbgcmi_chunk *list, size_t nblocks);
     void (*ctr_list_dec)(const struct mbgcmi_key *k, uint8_t ctr[16], uint64_t s[2],
                          const struct mbgcmi_chunk *list, size_t nblocks);
-    /* Optional, with the chunk-list ops: `whole` (below) over a message in pieces: group g of
+    /* Optional, with the chunk-list ops or alone with list_grid_only (which then takes it in
+       both directions): `whole` (below) over a message in pieces: group g of
        MBGCMI_CHUNK_BLOCKS blocks from list[g].in to list[g].out, the last group the message's
        last 1..512 bytes (a partial block included); the list holds one entry more than there
        are groups (read, not used). A scatter-gather job in one call, where a stream spends a
@@ -71,9 +72,9 @@ struct mbgcmi_gcm_ops {
     /* Required with the chunk-list ops: n bytes from src to dst (the bounce slots' copies),
        leaving no message byte in a register. */
     void (*copy)(uint8_t *dst, const uint8_t *src, size_t n);
-    /* 1: the chunk-list ops only for jobs whose pieces are cut on the group grid (no group
-       bounced: on the Intel Xeon guest by16 with by32's list took 2-2.8x the time of a call per
-       piece at pieces of 64-1998 bytes, docs/perf.md) */
+    /* 1: the chunk-list ops and whole_list only for jobs whose pieces are cut on the group
+       grid (no group bounced: on the Intel Xeon guest by16 with by32's list took 2-2.8x the
+       time of a call per piece at pieces of 64-1998 bytes, docs/perf.md) */
     unsigned char list_grid_only;
     /* Optional: the whole message in one call given J0 (AAD, message, partial blocks, length
        block), writing the full 16-byte tag. NULL: the driver composes the four above. */

@@ -492,21 +492,28 @@ static size_t grid_cuts(const mbgcm_seg *l, uint32_t n, size_t len)
    long stretches drain the pipeline rarely and the list pays only while they average under
    4 KiB (encrypting) or 1 KiB (decrypting: a decrypt hashes each group in its own pass, so a
    call per stretch drains nothing); decrypts of 2 KiB pieces ran 5-8% slower through it. An
-   arch without a list op for the job's direction (by16 has none for decrypts) takes the
-   stretches, and one that says list_grid_only (by16) does unless every cut is on the group
-   grid. */
+   arch that says list_grid_only (by16) takes the list only when every cut is on the group
+   grid (its whole_list in both directions, below); otherwise an arch without a chunk-list
+   ctr op for the job's direction takes the stretches. */
 enum { ROUTE_STRETCHES, ROUTE_LIST, ROUTE_WHOLE };
+/* For an arch with list_grid_only (by16): the whole-message list call (its own kernel) while
+   the stretches average under this many bytes; more groups than one list holds take the
+   chunk-list ctr op where the direction has one while they average under GRID_LIST_MAX. On
+   the Intel Xeon guest by16's list against a call per stretch: 1 KiB pieces 0.81-0.90 of the
+   time (decrypts 0.92-0.96), 2 KiB 0.93-0.97 (0.97-0.99), 4 KiB level, 8 KiB 1.00-1.03; over
+   64 groups by32's chunk-list ctr op in 512-byte pieces 0.77-1.0, 2 KiB pieces level, its
+   decrypt 2-5% slower (docs/perf.md). */
+#define GRID_WHOLE_MAX 4096
+#define GRID_LIST_MAX 1024
 static int list_route(const struct mbgcmi_gcm_ops *ops, const mbgcm_job *job)
 {
-    if ((job->dir == MBGCM_DECRYPT ? ops->ctr_list_dec : ops->ctr_list_enc) == NULL) {
-        return ROUTE_STRETCHES;
-    }
+    const int has_ctr =
+        (job->dir == MBGCM_DECRYPT ? ops->ctr_list_dec : ops->ctr_list_enc) != NULL;
     if (ops->list_grid_only) {
-        /* every cut on the group grid, and stretches of under 1 KiB on average (on the Intel
-           Xeon guest 2 KiB pieces ran level to 7% slower through the list): not with too few
-           segments for that, which needs no walk */
+        /* every cut on the group grid, and stretches shorter than GRID_WHOLE_MAX on average:
+           not with too few segments for that, which needs no walk */
         const uint32_t nseg = job->src_nseg > job->dst_nseg ? job->src_nseg : job->dst_nseg;
-        if ((size_t)nseg * 1024 <= job->len) {
+        if (ops->whole_list == NULL || (size_t)nseg * GRID_WHOLE_MAX <= job->len) {
             return ROUTE_STRETCHES;
         }
         const size_t cs = job->src_sgl != NULL ? grid_cuts(job->src_sgl, job->src_nseg, job->len)
@@ -515,11 +522,17 @@ static int list_route(const struct mbgcmi_gcm_ops *ops, const mbgcm_job *job)
                               ? grid_cuts(job->dst_sgl, job->dst_nseg, job->len)
                               : 0;
         const size_t cuts = cs > cd ? cs : cd;
-        if (cuts == SIZE_MAX || (cuts + 1) * 1024 <= job->len) {
+        if (cuts == SIZE_MAX || (cuts + 1) * GRID_WHOLE_MAX <= job->len) {
             return ROUTE_STRETCHES;
         }
         const size_t groups = (job->len + GROUP_BYTES - 1) / GROUP_BYTES;
-        return ops->whole_list != NULL && groups <= LIST_GROUPS ? ROUTE_WHOLE : ROUTE_LIST;
+        if (groups <= LIST_GROUPS) {
+            return ROUTE_WHOLE;
+        }
+        return has_ctr && (cuts + 1) * GRID_LIST_MAX > job->len ? ROUTE_LIST : ROUTE_STRETCHES;
+    }
+    if (!has_ctr) {
+        return ROUTE_STRETCHES;
     }
     struct cuts s = {0, 0, 0}, d = {0, 0, 0};
     if (job->src_sgl != NULL) {
@@ -721,12 +734,15 @@ int mbgcmi_sgl_fast(const struct mbgcmi_arch *a, const mbgcm_job *job)
                                   len, (uint8_t *)q, job->tag, job->tag_len, dec);
     }
     /* list_route's choice: the whole-message list call only where every cut is on the group
-       grid (no bounce) and the stretches average under stretch_max */
-    const int has_list = (dec ? ops->ctr_list_dec : ops->ctr_list_enc) != NULL;
+       grid (no bounce) and the stretches average under stretch_max (a list_grid_only arch:
+       its whole_list in both directions) */
+    const int grid_only = ops->list_grid_only;
+    const int has_list = grid_only ? ops->whole_list != NULL
+                                   : (dec ? ops->ctr_list_dec : ops->ctr_list_enc) != NULL;
     if (has_list && ops->whole_list == NULL) {
         return -1;
     }
-    const size_t stretch_max = ops->list_grid_only || dec ? 1024 : 4096;
+    const size_t stretch_max = grid_only ? GRID_WHOLE_MAX : dec ? 1024 : 4096;
     const int fill = has_list && (size_t)n * stretch_max > len;
     struct mbgcmi_chunk list[LIST_GROUPS + 1];
     struct fast_scan sc = {0, 0, 0, 0, 0, UINTPTR_MAX, 0};
@@ -751,7 +767,7 @@ int mbgcmi_sgl_fast(const struct mbgcmi_arch *a, const mbgcm_job *job)
     const int whole = fill && !sc.off_grid && !sc.over;
     /* the rest of list_route: more groups than one list (its chunk-list calls in a stream),
        or a cut off the grid where bounces weigh in (not list_grid_only): the general path */
-    if (!whole && has_list && (sc.over || (sc.off_grid && !ops->list_grid_only))) {
+    if (!whole && has_list && (sc.over || (sc.off_grid && !grid_only))) {
         return -1;
     }
     uint8_t t[16], expect[16];

@@ -133,14 +133,16 @@ static const struct mbgcmi_gcm_ops ops = {
     .ctr_enc = mbgcmi_avx512_ctr_enc,
     .ctr_dec = mbgcmi_avx512_ctr_dec,
     .whole = mbgcmi_avx512_gcm,
-    /* scatter-gather encrypts cut on the group grid (mbufs of 512 or 2048 bytes) through
-       by32's chunk-list kernels: on the Intel Xeon guest 5-17% less time than a by16 call per
-       piece at 512-byte pieces of 2-8 KiB, level to 3% at 2 KiB pieces, but 2-2.8x the time
-       at pieces of 64-1998 bytes, whose groups are bounced; decrypts keep a call per piece,
-       by32's list decrypt took 5-6% more there (docs/perf.md) */
+    /* scatter-gather jobs cut on the group grid (mbufs of 512 or 2048 bytes) in one call of
+       by16's own whole-message kernel over the chunk list, both directions (on the Intel Xeon
+       guest 6-12% less time than by32's list at 512-byte pieces, and than a call per piece to
+       2 KiB pieces); more groups than one list holds: encrypts through by32's chunk-list ctr
+       op, decrypts a call per piece (by32's list decrypt 2-6% slower there); pieces of 64-1998
+       bytes, whose groups would be bounced, a call per piece (by32's bounced list took 2-2.8x
+       the time; docs/perf.md) */
     .ctr_list_enc = mbgcmi_avx512_by32_ctr_list_enc,
     .copy = mbgcmi_avx512_copy,
-    .whole_list = mbgcmi_avx512_by32_gcm_list,
+    .whole_list = mbgcmi_avx512_by16_gcm_list,
     .list_grid_only = 1,
     .whole12 = mbgcmi_avx512_by16_whole12,
     .jobs12 = mbgcmi_avx512_gcm12_jobs,

@@ -45,6 +45,10 @@ void mbgcmi_avx512_by32_gcm_list(const struct mbgcmi_key *k, const uint8_t j0[16
                                  const uint8_t *aad, size_t aad_len,
                                  const struct mbgcmi_chunk *list, size_t len, uint8_t tag[16],
                                  int decrypt);
+void mbgcmi_avx512_by16_gcm_list(const struct mbgcmi_key *k, const uint8_t j0[16],
+                                 const uint8_t *aad, size_t aad_len,
+                                 const struct mbgcmi_chunk *list, size_t len, uint8_t tag[16],
+                                 int decrypt);
 void mbgcmi_avx512_by32_ctr_list_dec(const struct mbgcmi_key *k, uint8_t ctr[16],
                                      uint64_t s[2], const struct mbgcmi_chunk *list,
                                      size_t nblocks);

@@ -27,7 +27,10 @@ POLICY = {
                      'jobs: JF_PTAG (previous job\'s tag pointer)'),
                     ('rsp', 32, 32, 'jobs: JF_JOBS, JF_N (the job array and its length), '
                      'JF_PMODE, JF_PIDX, JF_PF, JF_PTMASK (previous job: enc/dec, index, final '
-                     'block count, tag byte mask)'),
+                     'block count, tag byte mask); gcm_list: GF_LIST (the next list entry, a '
+                     'pointer), GF_PAR (a group parity)'),
+                    ('r10', 0, 16, 'gcm_list: a list entry (CH_IN, CH_OUT: buffer pointers), '
+                     'loaded into r10 first (elsewhere r10 points at the AAD, public too)'),
                     ('r11', 0, 8, 'jobs: jobs[i] (addressed through an LEA)'),
                     ('rsi', 15, 1, 'ctr kernels: the last byte of the counter block (from '
                      'the IV, public): CTR_WB\'s no-wrap test'),

@@ -201,7 +201,21 @@ mbgcmi_avx512_stream_finish:              ; rdi k, rsi st, rdx t
         add     rcx, 256
         add     r8, 256
         sub     r9, 16
+%if BY16_LIST
+        ; a message in a chunk list (mbgcmi_avx512_by16_gcm_list): every second group ends an
+        ; entry of 512 bytes, and the next entry's input and output pointers take over
+        xor     byte [rsp + GF_PAR], 1
+        jnz     %%in_entry
+        mov     r10, [rsp + GF_LIST]
+        mov     rcx, [r10 + CH_IN]
+        mov     r8, [r10 + CH_OUT]
+        add     r10, CH_SIZE
+        mov     [rsp + GF_LIST], r10
+%%in_entry:
+%endif
 %endmacro
+; BY16_LIST 1 while WHOLE_BODY is expanded for the chunk-list entry (GROUP_OUT above)
+%assign BY16_LIST 0
 %macro GROUP_STORE 1
 %if %1
         vpxorq  zmm0, zmm0, zmm8
@@ -682,6 +696,13 @@ mbgcmi_avx512_ctr_dec:
 ; frame of mbgcmi_avx512_gcm and mbgcmi_avx512_gcm12: GF_J0, GF_DEC, GF_MODE (gcm_wide.inc);
 ; the burst call has its own (JF_* below)
 %define GF_SIZE    32
+; and the chunk-list entry's two slots after them (public: list pointers, a group parity)
+%define GF_LIST    32                   ; 8: the next entry of the list
+%define GF_PAR     40                   ; 8: 1 after the first group of an entry, else 0
+%define GF_LSIZE   48
+%define CH_IN      0                    ; struct mbgcmi_chunk (core/gcm.h), as by32's
+%define CH_OUT     8
+%define CH_SIZE    16
 
 global mbgcmi_avx512_gcm12:function hidden
 mbgcmi_avx512_gcm12:
@@ -1126,5 +1147,55 @@ mbgcmi_avx512_gcm12_jobs:
         vmovdqa64 [rsp + JF_PETAG], xmm23
         CLEAR_VREGS zmm
         FRAME_LEAVE
+
+; ---------------------------------------------------------------------------------------------
+; void mbgcmi_avx512_by16_gcm_list(const key *k, const uint8_t j0[16], const uint8_t *aad,
+;                                  size_t aad_len, const struct mbgcmi_chunk *list, size_t len,
+;                                  uint8_t tag[16], int decrypt);
+;   mbgcmi_avx512_gcm (the whole message given J0, the full tag to tag[16]) over a message in
+;   pieces (the ops' whole_list, core/gcm.h): group g of 512 bytes from list[g].in to
+;   list[g].out, the last group the message's last 1..512 bytes (partial block included), one
+;   entry more than there are groups (read, not used). The same head, WHOLE_BODY and final
+;   GHASH as mbgcmi_avx512_gcm; only GROUP_OUT differs (BY16_LIST): by16's loops run 256-byte
+;   groups, so every second one ends an entry and takes the next one's pointers, and the
+;   groups stay in flight across the pieces (an encrypt's GHASH two groups behind). The tail
+;   (the last len mod 256 bytes) lies in the last entry. Placed last: the code above keeps its
+;   addresses. No message prefetch (the next pieces are elsewhere).
+global mbgcmi_avx512_by16_gcm_list:function hidden
+mbgcmi_avx512_by16_gcm_list:
+        FRAME_ENTER GF_LSIZE, 16
+        mov     r10, r8                                 ; the list (entries read through r10)
+        lea     rax, [r10 + CH_SIZE]
+        mov     [rsp + GF_LIST], rax                    ; the second entry
+        mov     r8, [r10 + CH_OUT]
+        mov     r11, rcx                                ; aad_len
+        mov     rcx, [r10 + CH_IN]
+        mov     r12, rsi                                ; j0
+        mov     r10, rdx                                ; aad
+        mov     rbx, r9                                 ; len
+        mov     r13, [rbp + 16]                         ; tag
+        mov     eax, [rbp + 24]
+        mov     [rsp + GF_DEC], rax
+        mov     qword [rsp + GF_PAR], 0
+        mov     qword [rsp + GF_MODE], 0                ; the full tag to tag[16]
+        mov     eax, [rdi + KEY_ROUNDS]
+        SETUP
+        vpxorq  xmm16, xmm16, xmm16
+        test    rbx, rbx
+        jz      mbgcmi_avx512_gcm.gmac
+        vmovdqu64 xmm15, [r12]
+        AAD_HASH_ALL
+        CTR_FROM [r12]
+        vpaddd  zmm12, zmm12, [WADD1]                   ; lanes J0+1 .. J0+4
+        mov     eax, [rdi + KEY_ROUNDS]
+%assign BY16_LIST 1
+        cmp     dword [rsp + GF_DEC], 0
+        jne     .dec
+        WHOLE_BODY 0
+        jmp     mbgcmi_avx512_gcm.final
+.dec:
+        WHOLE_BODY 1
+        jmp     mbgcmi_avx512_gcm.final
+%assign BY16_LIST 0
 
 section .note.GNU-stack noalloc noexec nowrite progbits
