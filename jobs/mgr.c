@@ -18,6 +18,7 @@
  *  - Lane state is wiped when the manager goes idle (no busy lane) in flush, poll or at the
  *    end of a burst, and at free; not per job.
  */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "ct.h"
@@ -459,8 +460,9 @@ static void fill_take(mbgcm_mgr *m, struct burst_fill *f, unsigned cls, const mb
 
 /* A valid linear burst job with a 12-byte IV, single-stream: gathered for the arch's pipelined
    call where its ops say that pays, else run now through whole12 (or whole12_next naming
-   |next|, a later job's key in its form; 0: none) and completed. Returns 1 when it ran and
-   failed its tag. */
+   |next|, a later job's key in its form; 0: none) and completed. Returns how many jobs failed
+   their tag: 1 when it ran and failed, or those of the pipelined call when gathering it filled
+   the list and ran it. */
 static inline __attribute__((always_inline)) unsigned
 burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job, uint64_t next)
 {
@@ -472,14 +474,16 @@ burst_single12(mbgcm_mgr *m, const struct mbgcmi_gcm_ops *ops, mbgcm_job *job, u
 }
 
 /* One job fill_short met that is too long for the short-job kernel: when single12_ok takes it
-   (with the burst's |single_from|), single-stream (burst_single12) and counted; returns 0, or 1
-   when it ran and failed its tag; 2: not taken (nothing done). Out of line, so that the
-   short-job loop keeps its registers. */
+   (with the burst's |single_from|), single-stream (burst_single12) and counted; returns how
+   many jobs failed their tag (it, or those of the pipelined call its gathering ran: any
+   number), or FILL_NOT_TAKEN (nothing done). Out of line, so that the short-job loop keeps
+   its registers. */
+#define FILL_NOT_TAKEN UINT_MAX
 static __attribute__((noinline)) unsigned fill_single_one(mbgcm_mgr *m, mbgcm_job *job,
                                                           uint64_t single_from)
 {
     if (!single12_ok(m, job, single_from)) {
-        return 2;
+        return FILL_NOT_TAKEN;
     }
     m->single++;
     return burst_single12(m, m->arch->ops, job, 0);
@@ -516,7 +520,7 @@ static unsigned fill_short(mbgcm_mgr *m, mbgcm_job *jobs, unsigned i, unsigned n
                    less. */
                 if (job->len >= mlim && f->single12 && job != after_single) {
                     const unsigned r = fill_single_one(m, job, f->single_from);
-                    if (r <= 1) {
+                    if (r != FILL_NOT_TAKEN) {
                         b += job->len;
                         *failed += r;
                         after_single = job + 1;
@@ -607,6 +611,16 @@ static uint64_t burst12_below(const struct mbgcmi_gcm_ops *ops, int dec)
     const size_t hi = dec ? ops->jobs12_dec_below : ops->jobs12_enc_below;
     return ops->jobs12 != NULL && lo < hi && lo <= MBGCMI_MAX_TEXT_LEN ? lo
                                                                        : MBGCMI_MAX_TEXT_LEN + 1;
+}
+/* Where the lengths that mbgcmi_x86_burst12 gathers for the pipelined call end, by direction:
+   from |below| (burst12_below's) up to this (0: none) */
+static uint64_t burst12_dbelow(const struct mbgcmi_gcm_ops *ops, int dec, uint64_t below)
+{
+    const size_t hi = dec ? ops->jobs12_dec_below : ops->jobs12_enc_below;
+    if (below > MBGCMI_MAX_TEXT_LEN) {
+        return 0;
+    }
+    return hi < MBGCMI_MAX_TEXT_LEN + 1 ? hi : MBGCMI_MAX_TEXT_LEN + 1;
 }
 #else
 typedef struct {
@@ -754,12 +768,17 @@ unsigned mbgcm_submit_burst(mbgcm_mgr *m, mbgcm_job *jobs, unsigned n)
         b12.below[0] = burst12_below(ops, 0);
         b12.below[1] = burst12_below(ops, 1);
         run12 = b12.from < b12.below[0] || b12.from < b12.below[1]; /* (else an empty window) */
+        b12.dbelow[0] = burst12_dbelow(ops, 0, b12.below[0]);
+        b12.dbelow[1] = burst12_dbelow(ops, 1, b12.below[1]);
+        b12.defer = m->defer;
     }
 #endif
     for (unsigned i = 0; i < n;) {
 #if MBGCMI_X86_BURST12
         if (run12) {
+            b12.ndefer = m->ndefer;
             mbgcm_job *const stop = mbgcmi_x86_burst12(jobs + i, jobs + n, &b12);
+            m->ndefer = (unsigned)b12.ndefer;
             unsigned took = (unsigned)(stop - (jobs + i));
             direct_bytes += b12.bytes;
             if (b12.failed != 0) { /* it ran and failed its tag */

@@ -668,6 +668,91 @@ static void key_ahead_all(void **state)
     }
 }
 
+/* A full pipelined list with failed tags: bursts of 64, 65 and 130 jobs where every second
+   job (or every job) is a decrypt the pipelined call gathers (4096 bytes: by16 and by32h
+   gather decrypts from 2049 bytes; by32 runs them at once, which must come out just as right)
+   and every fifth of those carries a flipped tag, the others 64-byte jobs between. The job
+   that fills the list runs the call from whichever path met it, and the burst's count of
+   successes and every job's status and output must come out as if each ran alone (the path
+   between the short-job fill and the list once read a count of 2 or more failed tags from
+   that run as "not taken" and ran the job again). */
+static int all_zero(const uint8_t *p, size_t n)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        acc |= p[i];
+    }
+    return acc == 0;
+}
+
+static void full_list_failures(void **state)
+{
+    (void)state;
+    tu_rng r;
+    tu_rng_init(&r, "full-list");
+    tu_key *keys = tu_keys_new(&r, 3, 0);
+    int cfgs[TU_MGR_NCFG];
+    const int nc = tu_mgr_configs(cfgs);
+    enum { NMAX = 130, BIG = 4096, SMALL = 64 };
+    static const unsigned ns[] = {64, 65, 130};
+    uint8_t *in = tu_xmalloc((size_t)NMAX * BIG), *ct = tu_xmalloc((size_t)NMAX * BIG);
+    uint8_t *out = tu_xmalloc((size_t)NMAX * BIG);
+    static uint8_t ivs[NMAX][12], tags[NMAX][16];
+    static mbgcm_job jobs[NMAX];
+    tu_rng_fill(&r, in, (size_t)NMAX * BIG);
+    for (int ci = 0; ci < nc; ci++) {
+        mbgcm_mgr *m = tu_mgr_open(cfgs[ci], 4, 256, 0);
+        for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+            for (int mixed = 0; mixed < 2; mixed++) {
+                const unsigned n = ns[t];
+                unsigned want_ok = 0;
+                for (unsigned i = 0; i < n; i++) {
+                    const int big = !mixed || i % 2 == 0;
+                    const size_t len = big ? BIG : SMALL;
+                    const int bad = big && (i / (mixed ? 2 : 1)) % 5 == 3;
+                    tu_rng_fill(&r, ivs[i], 12);
+                    tu_ref_encrypt(&keys[i % 3], ivs[i], 12, NULL, 0, in + (size_t)i * BIG, len,
+                                   ct + (size_t)i * BIG, tags[i]);
+                    tags[i][0] ^= (uint8_t)bad;
+                    want_ok += !bad;
+                    mbgcm_job *j = &jobs[i];
+                    memset(j, 0, sizeof *j);
+                    j->key = &keys[i % 3].key;
+                    j->dir = MBGCM_DECRYPT;
+                    j->iv = ivs[i];
+                    j->iv_len = 12;
+                    j->src = ct + (size_t)i * BIG;
+                    j->dst = out + (size_t)i * BIG;
+                    j->len = len;
+                    j->tag = tags[i];
+                    j->tag_len = 16;
+                }
+                const unsigned ok = mbgcm_submit_burst(m, jobs, n);
+                TU_CHECK(ok == want_ok, "%s: burst of %u (mixed %d): ok %u want %u",
+                         tu_mgr_label(cfgs[ci]), n, mixed, ok, want_ok);
+                for (unsigned i = 0; i < n; i++) {
+                    const int big = !mixed || i % 2 == 0;
+                    const int want_bad = big && (i / (mixed ? 2 : 1)) % 5 == 3;
+                    const size_t len = big ? BIG : SMALL;
+                    TU_CHECK(jobs[i].status == (want_bad ? MBGCM_ERR_AUTH : MBGCM_OK),
+                             "%s: burst of %u (mixed %d): job %u status %d",
+                             tu_mgr_label(cfgs[ci]), n, mixed, i, jobs[i].status);
+                    TU_CHECK(want_bad ? all_zero(out + (size_t)i * BIG, len)
+                                      : memcmp(out + (size_t)i * BIG, in + (size_t)i * BIG,
+                                               len) == 0,
+                             "%s: burst of %u (mixed %d): job %u output",
+                             tu_mgr_label(cfgs[ci]), n, mixed, i);
+                }
+            }
+        }
+        mbgcm_mgr_free(m);
+    }
+    free(in);
+    free(ct);
+    free(out);
+    tu_keys_free(keys, 3);
+}
+
 static void pipeline_generic(void **state) { (void)state; pipeline_cfg(TU_ARCH("generic")); }
 static void pipeline_aesni(void **state) { (void)state; pipeline_cfg(TU_ARCH("aesni")); }
 static void pipeline_avx2(void **state) { (void)state; pipeline_cfg(TU_ARCH("avx2")); }
@@ -681,6 +766,7 @@ int main(void)
         cmocka_unit_test(pipeline_generic), cmocka_unit_test(pipeline_aesni),
         cmocka_unit_test(pipeline_avx2),    cmocka_unit_test(pipeline_avx512),
         cmocka_unit_test(pipeline_auto),    cmocka_unit_test(key_ahead_all),
+        cmocka_unit_test(full_list_failures),
     };
     const int fails = cmocka_run_group_tests_name("mgr_pipeline", tests, NULL, NULL);
     uint64_t counts[TU_MGR_NCFG];

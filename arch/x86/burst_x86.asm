@@ -8,10 +8,15 @@
 ;   scatter-gather list, reserved_ NULL) and has p->from <= len < p->below[dir - 1]: the
 ;   lengths for which the burst's routing sends a valid job straight to whole12 (the caller
 ;   works them out once per burst, within 1 .. the longest message, 2^36 - 32 bytes). Each such
-;   job gets MBGCM_OK and its message bytes are added to p->bytes. Returns the first job not
-;   completed: a job it does not take (untouched: the C path runs and, if need be, rejects it
-;   with its own status) or end, p->failed = 0; or a job that ran and failed its tag,
-;   p->failed = 1 (its bytes counted, its status and output left to the caller, which
+;   job gets MBGCM_OK and its message bytes are added to p->bytes. A valid job with
+;   p->from, p->below[dir - 1] <= len < p->dbelow[dir - 1] (the lengths the burst gathers for
+;   the arch's pipelined call, mbgcmi_jobs12_takes) is appended to p->defer (p->ndefer jobs,
+;   while fewer than MBGCMI_JOBS12_MAX - 1: the job that fills the list is the C path's, which
+;   runs it), its bytes counted, its status left to the call that runs it, so that a burst of
+;   mixed lengths (IMIX) stays in this loop past such jobs (docs/perf.md). Returns the first
+;   job not completed: a job it does not take (untouched: the C path runs and, if need be,
+;   rejects it with its own status) or end, p->failed = 0; or a job that ran and failed its
+;   tag, p->failed = 1 (its bytes counted, its status and output left to the caller, which
 ;   completes it as the C path does: output zeroed, counted).
 ;
 ; Why in asm: the C loop over such jobs (fill_single12: the routing tests, the checks, the
@@ -39,10 +44,34 @@ default rel
 %define B_W12           24
 %define B_BYTES         32
 %define B_FAILED        40
+%define B_DBELOW_ENC    48
+%define B_DBELOW_DEC    56
+%define B_DEFER         64
+%define B_NDEFER        72
+%define DEFER_MAX       64                              ; MBGCMI_JOBS12_MAX (x86.h asserts it)
 
 %define DIR_ENCRYPT     1
 %define DIR_DECRYPT     2
 %define ST_OK           0
+
+; JOB_CHECKS: the job's own checks (a 12-byte IV, linear, no extension), then its fields into
+; whole12's argument registers and the one-shot entry's checks on them; any failure leaves
+; through .done (the C path takes the job)
+%macro JOB_CHECKS 0
+        cmp     qword [rbx + J_IVLEN], 12
+        jne     .done
+        mov     rax, [rbx + J_SRCSGL]
+        or      rax, [rbx + J_DSTSGL]
+        or      rax, [rbx + J_RESERVED]
+        jnz     .done
+        mov     rdi, [rbx + J_KEY]
+        mov     rsi, [rbx + J_IV]
+        mov     rdx, [rbx + J_AAD]
+        mov     rcx, [rbx + J_AADLEN]
+        mov     r8, [rbx + J_SRC]
+        CHECK12 .done, rdi, dil, rsi, rdx, rcx, r8, r9, qword [rbx + J_DST], \
+                qword [rbx + J_TAG], qword [rbx + J_TAGLEN], 1
+%endmacro
 
 section .text
 
@@ -72,22 +101,10 @@ mbgcmi_x86_burst12:
         mov     r10, [rbp + B_BELOW_ENC]
         cmove   r10, [rbp + B_BELOW_DEC]
         cmp     r9, r10
-        jae     .done
+        jae     .later
         cmp     r9, [rbp + B_FROM]
         jb      .done
-        cmp     qword [rbx + J_IVLEN], 12               ; a 12-byte IV, linear, no extension
-        jne     .done
-        mov     rax, [rbx + J_SRCSGL]
-        or      rax, [rbx + J_DSTSGL]
-        or      rax, [rbx + J_RESERVED]
-        jnz     .done
-        mov     rdi, [rbx + J_KEY]
-        mov     rsi, [rbx + J_IV]
-        mov     rdx, [rbx + J_AAD]
-        mov     rcx, [rbx + J_AADLEN]
-        mov     r8, [rbx + J_SRC]
-        CHECK12 .done, rdi, dil, rsi, rdx, rcx, r8, r9, qword [rbx + J_DST], \
-                qword [rbx + J_TAG], qword [rbx + J_TAGLEN], 1
+        JOB_CHECKS
         ; whole12(k, iv, aad, aad_len, in, len, out, tag, tag_len | decrypt << 8)
         shl     r11d, 8
         or      r11, [rbx + J_TAGLEN]
@@ -100,6 +117,29 @@ mbgcmi_x86_burst12:
         test    eax, eax                                ; the tag result, public by design
         jnz     .failed
         mov     dword [rbx + J_STATUS], ST_OK
+        add     rbx, J_SIZE
+        jmp     .next
+.later:
+        ; a length the pipelined call takes (below <= len < dbelow): checked as above, then
+        ; added to its list (the caller's m->defer), while the list has room for two more (the
+        ; C path takes the one that fills it, and runs the call)
+        cmp     r11d, DIR_DECRYPT - DIR_ENCRYPT
+        mov     r10, [rbp + B_DBELOW_ENC]
+        cmove   r10, [rbp + B_DBELOW_DEC]
+        cmp     r9, r10
+        jae     .done
+        cmp     r9, [rbp + B_FROM]                      ; single-stream by its length too
+        jb      .done
+        cmp     qword [rbp + B_NDEFER], DEFER_MAX - 1
+        jae     .done
+        JOB_CHECKS                                      ; (a copy: none of it on the run path)
+        mov     rax, [rbp + B_NDEFER]
+        lea     r10, [rax + 1]
+        mov     [rbp + B_NDEFER], r10
+        shl     rax, 3
+        add     rax, [rbp + B_DEFER]                    ; &defer[ndefer] (no index register)
+        mov     [rax], rbx
+        add     r14, r9
         add     rbx, J_SIZE
         jmp     .next
 .failed:

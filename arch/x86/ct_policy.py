@@ -40,8 +40,8 @@ POLICY = {
         public_mem=[KEY_ROUNDS, ('rdi', 248, 4, 'key->magic (struct mbgcmi_key)'),
                     ('rbx', 0, 136, 'the job\'s fields (struct mbgcm_job: pointers, lengths, '
                      'direction, status)'),
-                    ('rbp', 0, 48, 'struct mbgcmi_x86_burst12: the window, whole12, the '
-                     'results')],
+                    ('rbp', 0, 80, 'struct mbgcmi_x86_burst12: the window, whole12, the '
+                     'results, the gathering\'s limits, list and count')],
         declassify=[],
         calls={'mbgcmi_x86_burst12': 'whole12 (returns the tag result: public by design, as '
                                      'MBGCMI_DECLASSIFY marks it in C)'}),
