@@ -135,8 +135,9 @@ static const struct mbgcmi_gcm_ops ops = {
     .whole = mbgcmi_avx512_gcm,
     /* scatter-gather jobs cut on the group grid (mbufs of 512 or 2048 bytes) in one call of
        by16's own whole-message kernel over the chunk list, both directions (on the Intel Xeon
-       guest 6-12% less time than by32's list at 512-byte pieces, and than a call per piece to
-       2 KiB pieces); more groups than one list holds: encrypts through by32's chunk-list ctr
+       guest encrypts 0-7% less time than through by32's list in 512-byte pieces, decrypts 3-12%
+       less than a call per piece, both 2-16% less at 1-2 KiB pieces); more groups than one
+       list holds: encrypts through by32's chunk-list ctr
        op, decrypts a call per piece (by32's list decrypt 2-6% slower there); pieces of 64-1998
        bytes, whose groups would be bounced, a call per piece (by32's bounced list took 2-2.8x
        the time; docs/perf.md) */
