@@ -611,6 +611,22 @@ static void sgl_stream(const struct mbgcmi_arch *a, const mbgcm_job *job, int ro
     mbgcmi_stream_tag(&st, t);
 }
 
+/* The job's tag from the full tag |t|: a decrypt compares its tag_len bytes with |expect|
+   (copied before any output was written: the tag may lie inside dst) in constant time, an
+   encrypt stores them; both wiped. Returns 1 when a decrypt's tag failed. */
+static int tag_finish(const mbgcm_job *job, int dec, uint8_t t[16], uint8_t expect[16])
+{
+    int fail = 0;
+    if (dec) {
+        fail = !mbgcmi_ct_equal(t, expect, job->tag_len);
+        mbgcmi_wipe(expect, 16);
+    } else {
+        memcpy(job->tag, t, job->tag_len);
+    }
+    mbgcmi_wipe(t, 16);
+    return fail;
+}
+
 /* What mbgcmi_sgl_fast's walk found: groups written to the list, whether a cut lies off the
    group grid, whether the groups outgrew one list, the source's first and last byte addresses
    and, for two lists, the destination's. */
@@ -795,15 +811,7 @@ int mbgcmi_sgl_fast(const struct mbgcmi_arch *a, const mbgcm_job *job)
         }
         mbgcmi_stream_tag(&st, t);
     }
-    int fail = 0;
-    if (dec) {
-        fail = !mbgcmi_ct_equal(t, expect, job->tag_len);
-        mbgcmi_wipe(expect, sizeof expect);
-    } else {
-        memcpy(job->tag, t, job->tag_len);
-    }
-    mbgcmi_wipe(t, sizeof t);
-    return fail;
+    return tag_finish(job, dec, t, expect);
 }
 
 int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
@@ -833,13 +841,5 @@ int mbgcmi_sgl_run(const struct mbgcmi_arch *a, const mbgcm_job *job)
     } else {
         sgl_stream(a, job, route, t);
     }
-    int fail = 0;
-    if (dec) {
-        fail = !mbgcmi_ct_equal(t, expect, job->tag_len);
-        mbgcmi_wipe(expect, sizeof expect);
-    } else {
-        memcpy(job->tag, t, job->tag_len);
-    }
-    mbgcmi_wipe(t, sizeof t);
-    return fail;
+    return tag_finish(job, dec, t, expect);
 }

@@ -214,6 +214,45 @@ static void release(struct sjob *j)
     free(j->want);
 }
 
+/* Jobs js[0..n) through |m|, each checked: in bursts of |burst| jobs (the last one what is
+   left), or with |burst| 0 through the ring, in order. */
+static void submit_all(mbgcm_mgr *m, struct sjob *js, int n, int burst, const char *ctx)
+{
+    if (burst > 0) {
+        mbgcm_job *b = tu_xmalloc((size_t)burst * sizeof *b);
+        for (int i0 = 0; i0 < n; i0 += burst) {
+            const int k = n - i0 < burst ? n - i0 : burst;
+            unsigned want_ok = 0;
+            for (int i = 0; i < k; i++) {
+                fill(&b[i], &js[i0 + i]);
+                want_ok += !js[i0 + i].bad;
+            }
+            const unsigned ok = mbgcm_submit_burst(m, b, (unsigned)k);
+            for (int i = 0; i < k; i++) {
+                check(&b[i], ctx);
+            }
+            TU_CHECK(ok == want_ok, "%s: burst ok %u want %u", ctx, ok, want_ok);
+        }
+        free(b);
+        return;
+    }
+    int next = 0;
+    for (int i = 0; i < n; i++) {
+        fill(mbgcm_get_next_job(m), &js[i]);
+        for (mbgcm_job *c = mbgcm_submit_job(m); c; c = mbgcm_get_completed_job(m)) {
+            TU_CHECK(c->user_data == &js[next], "%s: order", ctx);
+            next++;
+            check(c, ctx);
+        }
+    }
+    for (mbgcm_job *c; (c = mbgcm_flush_job(m)) != NULL;) {
+        TU_CHECK(c->user_data == &js[next], "%s: order", ctx);
+        next++;
+        check(c, ctx);
+    }
+    TU_CHECK(next == n, "%s: %d jobs returned", ctx, next);
+}
+
 static void test_sgl_vs_linear(void **state)
 {
     (void)state;
@@ -229,40 +268,12 @@ static void test_sgl_vs_linear(void **state)
         for (size_t r = 0; r < rounds; r++) {
             enum { N = 24 };
             struct sjob js[N];
-            mbgcm_job burst[N];
             char ctx[96];
             snprintf(ctx, sizeof ctx, "arch %s round %zu", tu_mgr_label(cfg), r);
             for (int i = 0; i < N; i++) {
                 make_job(&js[i], keys, 6, fast);
             }
-            if (r % 2) { /* burst */
-                for (int i = 0; i < N; i++) {
-                    fill(&burst[i], &js[i]);
-                }
-                const unsigned ok = mbgcm_submit_burst(m, burst, N);
-                unsigned want_ok = 0;
-                for (int i = 0; i < N; i++) {
-                    check(&burst[i], ctx);
-                    want_ok += !js[i].bad;
-                }
-                TU_CHECK(ok == want_ok, "%s: burst ok %u want %u", ctx, ok, want_ok);
-            } else { /* ring, jobs in order */
-                int next = 0;
-                for (int i = 0; i < N; i++) {
-                    fill(mbgcm_get_next_job(m), &js[i]);
-                    for (mbgcm_job *c = mbgcm_submit_job(m); c; c = mbgcm_get_completed_job(m)) {
-                        TU_CHECK(c->user_data == &js[next], "%s: order", ctx);
-                        next++;
-                        check(c, ctx);
-                    }
-                }
-                for (mbgcm_job *c; (c = mbgcm_flush_job(m)) != NULL;) {
-                    TU_CHECK(c->user_data == &js[next], "%s: order", ctx);
-                    next++;
-                    check(c, ctx);
-                }
-                TU_CHECK(next == N, "%s: %d jobs returned", ctx, next);
-            }
+            submit_all(m, js, N, r % 2 ? N : 0, ctx); /* odd rounds: one burst */
             for (int i = 0; i < N; i++) {
                 release(&js[i]);
             }
@@ -484,37 +495,7 @@ static void test_sgl_chains(void **state)
             }
             char ctx[96];
             snprintf(ctx, sizeof ctx, "arch %s len %zu", tu_mgr_label(cfgs[ci]), lens[l]);
-            if (l % 2 == 0) { /* bursts of 14 */
-                for (int i0 = 0; i0 < NJ; i0 += 14) {
-                    mbgcm_job burst[14];
-                    unsigned want_ok = 0;
-                    for (int i = 0; i < 14; i++) {
-                        fill(&burst[i], &js[i0 + i]);
-                        want_ok += !js[i0 + i].bad;
-                    }
-                    const unsigned ok = mbgcm_submit_burst(m, burst, 14);
-                    for (int i = 0; i < 14; i++) {
-                        check(&burst[i], ctx);
-                    }
-                    TU_CHECK(ok == want_ok, "%s: burst ok %u want %u", ctx, ok, want_ok);
-                }
-            } else { /* the ring, in order */
-                int next = 0;
-                for (int i = 0; i < NJ; i++) {
-                    fill(mbgcm_get_next_job(m), &js[i]);
-                    for (mbgcm_job *c = mbgcm_submit_job(m); c; c = mbgcm_get_completed_job(m)) {
-                        TU_CHECK(c->user_data == &js[next], "%s: order", ctx);
-                        next++;
-                        check(c, ctx);
-                    }
-                }
-                for (mbgcm_job *c; (c = mbgcm_flush_job(m)) != NULL;) {
-                    TU_CHECK(c->user_data == &js[next], "%s: order", ctx);
-                    next++;
-                    check(c, ctx);
-                }
-                TU_CHECK(next == NJ, "%s: %d jobs returned", ctx, next);
-            }
+            submit_all(m, js, NJ, l % 2 == 0 ? 14 : 0, ctx); /* bursts of 14, or the ring */
             for (int i = 0; i < NJ; i++) {
                 release(&js[i]);
             }
